@@ -1,0 +1,63 @@
+package dev.watchkeeper.backoff;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import org.springframework.retry.RetryPolicy;
+import org.springframework.retry.backoff.BackOffPolicy;
+
+/**
+ * The numbers of a watcher's backoff. {@link #clientGo()} gives client-go's reflector defaults: 800 ms doubling
+ * to 30 s with jitter 1.0, reset after 2 minutes without a backoff, retrying forever.
+ *
+ * <pre>{@code
+ * BackOffSettings settings = BackOffSettings.clientGo().withMaxElapsedTime(Duration.ofMinutes(10));
+ * BackOffPolicy policy = settings.backOffPolicy(clock);
+ * }</pre>
+ *
+ * @param initialInterval first base delay
+ * @param multiplier      growth per consecutive failure
+ * @param maxInterval     cap of the base delay (jitter comes on top)
+ * @param jitter          random extra fraction of the base delay
+ * @param resetAfter      start over from the initial interval when the previous backoff is older than this
+ * @param maxElapsedTime  give up (phase STOPPED) after a failure streak this long; {@code null} = never
+ */
+public record BackOffSettings(Duration initialInterval, double multiplier, Duration maxInterval, double jitter,
+        Duration resetAfter, Duration maxElapsedTime) {
+
+    public BackOffSettings {
+        Objects.requireNonNull(initialInterval, "initialInterval");
+        Objects.requireNonNull(maxInterval, "maxInterval");
+        Objects.requireNonNull(resetAfter, "resetAfter");
+        // Validates the numbers with the same messages the policy would give.
+        new JitteredExponentialBackOffPolicy(initialInterval, multiplier, maxInterval, jitter);
+        if (resetAfter.isNegative()) {
+            throw new IllegalArgumentException("reset-after must not be negative, was " + resetAfter);
+        }
+        if (maxElapsedTime != null && maxElapsedTime.isNegative()) {
+            throw new IllegalArgumentException("max elapsed time must not be negative, was " + maxElapsedTime);
+        }
+    }
+
+    /** client-go's reflector backoff: 800 ms, ×2, cap 30 s, jitter 1.0, reset after 120 s, forever. */
+    public static BackOffSettings clientGo() {
+        return new BackOffSettings(Duration.ofMillis(800), 2.0, Duration.ofSeconds(30), 1.0,
+                Duration.ofSeconds(120), null);
+    }
+
+    public BackOffSettings withMaxElapsedTime(Duration maxElapsedTime) {
+        return new BackOffSettings(initialInterval, multiplier, maxInterval, jitter, resetAfter, maxElapsedTime);
+    }
+
+    /** The exponential policy wrapped in the reset timer, reading time from {@code clock}. */
+    public BackOffPolicy backOffPolicy(Clock clock) {
+        return new ResetTimerBackOffPolicy(
+                new JitteredExponentialBackOffPolicy(initialInterval, multiplier, maxInterval, jitter), resetAfter,
+                clock);
+    }
+
+    /** The policy deciding when to give up. */
+    public RetryPolicy retryPolicy(Clock clock) {
+        return new MaxElapsedTimeRetryPolicy(maxElapsedTime, clock);
+    }
+}

@@ -1,0 +1,90 @@
+package dev.watchkeeper.resource;
+
+import io.kubernetes.client.apimachinery.GroupVersionKind;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.util.ModelMapper;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.util.Objects;
+
+/**
+ * What to watch: a Java type and the API resource it maps to. Built-in models resolve their group, version and
+ * kind offline; plural and scope come from API discovery on the watcher's first step unless declared here, so an
+ * unreachable API server backs off instead of failing start-up.
+ *
+ * <pre>{@code
+ * ResourceType<V1ConfigMap> configMaps = ResourceType.of(V1ConfigMap.class);
+ * ResourceType<Generator> generators = ResourceType.custom(Generator.class, "samples.watchkeeper.dev", "v1",
+ *         "configmapgenerators", true);
+ * ResourceType<DynamicKubernetesObject> any = ResourceType.dynamic("example.com", "v1", "widgets", true);
+ * }</pre>
+ *
+ * @param javaType   the class objects are decoded into
+ * @param group      API group, empty for the core group
+ * @param version    API version
+ * @param kind       kind, or {@code null} when unknown (custom types declared by plural)
+ * @param plural     plural resource name, or {@code null} to discover it
+ * @param namespaced whether the resource is namespaced, or {@code null} to discover it
+ */
+public record ResourceType<T extends KubernetesObject>(Class<T> javaType, String group, String version, String kind,
+        String plural, Boolean namespaced) {
+
+    public ResourceType {
+        Objects.requireNonNull(javaType, "javaType");
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(version, "version");
+        if (version.isBlank()) {
+            throw new IllegalArgumentException("version must not be blank for " + javaType.getName());
+        }
+        if (kind == null && plural == null) {
+            throw new IllegalArgumentException("a kind or a plural is needed for " + javaType.getName());
+        }
+    }
+
+    /** A client-java model such as {@code V1ConfigMap}; group, version and kind come from the client's model map. */
+    public static <T extends KubernetesObject> ResourceType<T> of(Class<T> model) {
+        GroupVersionKind gvk = ModelMapper.preBuiltGetGroupVersionKindByClass(model)
+                .orElseThrow(() -> new IllegalArgumentException(model.getName()
+                        + " is not a built-in Kubernetes model; declare its group, version and plural"));
+        return new ResourceType<>(model, gvk.getGroup(), gvk.getVersion(), gvk.getKind(), null, null);
+    }
+
+    /** A custom resource class with its group, version, plural and scope declared. */
+    public static <T extends KubernetesObject> ResourceType<T> custom(Class<T> type, String group, String version,
+            String plural, boolean namespaced) {
+        return new ResourceType<>(type, group, version, null, plural, namespaced);
+    }
+
+    /** Any resource, decoded into {@link DynamicKubernetesObject}. */
+    public static ResourceType<DynamicKubernetesObject> dynamic(String group, String version, String plural,
+            boolean namespaced) {
+        return new ResourceType<>(DynamicKubernetesObject.class, group, version, null, plural, namespaced);
+    }
+
+    /** This type with its plural and scope declared, so no discovery is needed. */
+    public ResourceType<T> withPlural(String plural, boolean namespaced) {
+        return new ResourceType<>(javaType, group, version, kind, plural, namespaced);
+    }
+
+    /** {@code group/version} or just {@code version} for the core group. */
+    public String apiVersion() {
+        return group.isEmpty() ? version : group + "/" + version;
+    }
+
+    /** Whether plural and scope are known without discovery. */
+    public boolean isResolved() {
+        return plural != null && namespaced != null;
+    }
+
+    /** The resolved form; only valid when {@link #isResolved()}. */
+    public ResolvedResource resolved() {
+        if (!isResolved()) {
+            throw new IllegalStateException(this + " needs discovery");
+        }
+        return new ResolvedResource(group, version, plural, namespaced);
+    }
+
+    @Override
+    public String toString() {
+        return apiVersion() + "/" + (plural != null ? plural : kind);
+    }
+}

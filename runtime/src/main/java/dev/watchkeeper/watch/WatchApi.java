@@ -1,0 +1,23 @@
+package dev.watchkeeper.watch;
+
+import dev.watchkeeper.resource.ResolvedResource;
+
+/**
+ * The seam between the watcher's state machine and the API server: discovery, list pages and watches for one
+ * resource in one scope. {@link dev.watchkeeper.watch.http.HttpWatchApi} is the real thing; tests point it at a stub
+ * server rather than mocking it.
+ */
+public interface WatchApi<T> {
+
+    /** Plural and scope of the resource, from discovery unless declared. */
+    ResolvedResource resolve() throws ApiFailure;
+
+    /** One page of the list; {@code continueToken} null for the first page. */
+    ListPage<T> list(ResolvedResource resource, String continueToken) throws ApiFailure;
+
+    /** Opens a watch. */
+    EventStream<T> watch(ResolvedResource resource, WatchRequest request) throws ApiFailure;
+
+    /** Cancels whatever call is in flight, so a closing watcher is not held up by the network. */
+    void abort();
+}

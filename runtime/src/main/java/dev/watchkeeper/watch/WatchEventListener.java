@@ -1,0 +1,19 @@
+package dev.watchkeeper.watch;
+
+/**
+ * Receives a watcher's events on the watcher's thread, in order. A listener that throws is logged with the
+ * watcher's name and does not disturb the watcher or other listeners.
+ *
+ * <pre>{@code
+ * watcher.addListener(event -> {
+ *     if (event instanceof WatchEvent.Apply<V1ConfigMap> apply) {
+ *         log.info("changed: {}", apply.object().getMetadata().getName());
+ *     }
+ * });
+ * }</pre>
+ */
+@FunctionalInterface
+public interface WatchEventListener<T> {
+
+    void onEvent(WatchEvent<T> event);
+}

@@ -1,0 +1,252 @@
+package dev.watchkeeper.watch;
+
+import dev.watchkeeper.resource.ResolvedResource;
+import dev.watchkeeper.watch.WatchState.Empty;
+import dev.watchkeeper.watch.WatchState.InitListed;
+import dev.watchkeeper.watch.WatchState.InitPage;
+import dev.watchkeeper.watch.WatchState.InitStream;
+import dev.watchkeeper.watch.WatchState.Watching;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The watcher's transition logic (SEMANTICS §2): {@link #step} takes a state, makes at most one API call or reads
+ * at most one event through the {@link WatchApi}, and returns the events, the next state and whether to back off.
+ * No threads and no sleeping: the driver ({@link Watcher}) owns those, so every transition is a unit test.
+ *
+ * <p>The machine remembers two facts across steps: the resolved resource (discovered once), and whether the last
+ * 410 came without any watch event since the one before — the progress guard that keeps immediate relists from
+ * becoming a hot loop behind a misbehaving proxy. In {@code AUTO} mode it also remembers a fallback to list-watch.
+ */
+public final class WatchMachine<T> {
+
+    /** A watch that ends sooner than this without an event is a failure, not a normal server timeout. */
+    static final Duration SHORT_WATCH = Duration.ofSeconds(1);
+
+    private final WatchApi<T> api;
+    private final WatchOptions options;
+    private final Clock clock;
+    private ResolvedResource resource;
+    private boolean streaming;
+    private boolean goneWithoutProgress;
+
+    public WatchMachine(WatchApi<T> api, WatchOptions options, Clock clock) {
+        this.api = Objects.requireNonNull(api, "api");
+        this.options = Objects.requireNonNull(options, "options");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.streaming = options.initialList() != InitialListStrategy.LIST_WATCH;
+    }
+
+    /** Takes one step from {@code state}. Never throws for API or stream trouble: those become error events. */
+    public Step<T> step(WatchState<T> state) {
+        if (state instanceof Empty<T>) {
+            // Init first, without I/O, so listeners (the store) learn that a relist begins even if it then fails.
+            WatchState<T> next = streaming ? new InitStream<>() : new InitPage<>(null);
+            return Step.proceed(List.of(new WatchEvent.Init<>()), next);
+        }
+        if (state instanceof InitPage<T> page) {
+            return listPage(page.continueToken());
+        }
+        if (state instanceof InitStream<T>) {
+            return startStreamingList();
+        }
+        if (state instanceof InitListed<T> listed) {
+            return startWatch(listed.resourceVersion());
+        }
+        return readEvent((Watching<T>) state);
+    }
+
+    /** Whether the next (re)list streams; false after an {@code AUTO} fallback. */
+    public boolean isStreaming() {
+        return streaming;
+    }
+
+    private Step<T> listPage(String continueToken) {
+        ListPage<T> page;
+        try {
+            page = api.list(resource(), continueToken);
+        } catch (ApiFailure failure) {
+            WatchError error = error(ErrorKind.INITIAL_LIST_FAILED, failure);
+            if (failure.code() == 410 && continueToken != null) {
+                // The continue token expired: only a fresh list from page 1 can succeed, so no reason to wait.
+                return gone(error);
+            }
+            return Step.backOff(error, new Empty<>());
+        }
+        List<WatchEvent<T>> events = new ArrayList<>(page.items().size() + 1);
+        for (T item : page.items()) {
+            events.add(new WatchEvent.InitApply<>(item));
+        }
+        for (String undecodable : page.undecodable()) {
+            events.add(failure(ErrorKind.DECODE_FAILED, 0, "skipped an object that cannot be decoded: " + undecodable));
+        }
+        if (!page.isLast()) {
+            return Step.progress(events, new InitPage<>(page.continueToken()));
+        }
+        if (page.resourceVersion() == null || page.resourceVersion().isEmpty()) {
+            WatchError error = new WatchError(ErrorKind.NO_RESOURCE_VERSION, 0,
+                    "the list of " + describe() + " carried no resourceVersion, so no watch can start from it; relisting",
+                    clock.instant());
+            events.add(new WatchEvent.Failure<>(error));
+            return new Step<>(events, new Empty<>(), Step.Outcome.BACK_OFF, error);
+        }
+        events.add(new WatchEvent.InitDone<>());
+        return Step.progress(events, new InitListed<>(page.resourceVersion()));
+    }
+
+    private Step<T> startStreamingList() {
+        boolean auto = options.initialList() == InitialListStrategy.AUTO;
+        WatchRequest request = new WatchRequest(null, true, auto ? options.autoFallbackAfter() : null);
+        try {
+            return Step.proceed(List.of(), new Watching<>(null, api.watch(resource(), request), clock.instant(),
+                    false, true));
+        } catch (ApiFailure failure) {
+            WatchError error = error(ErrorKind.WATCH_START_FAILED, failure);
+            if (failure.code() == 410) {
+                return gone(error);
+            }
+            if (auto && rejectsStreaming(failure.code())) {
+                return fallBackToListWatch(error);
+            }
+            return Step.backOff(error, new Empty<>());
+        }
+    }
+
+    private Step<T> startWatch(String resourceVersion) {
+        try {
+            return Step.proceed(List.of(), new Watching<>(resourceVersion,
+                    api.watch(resource(), WatchRequest.from(resourceVersion)), clock.instant(), false, false));
+        } catch (ApiFailure failure) {
+            WatchError error = error(ErrorKind.WATCH_START_FAILED, failure);
+            if (failure.code() == 410) {
+                // kube-rs retries the same stale version forever here; only a relist can get past a 410.
+                return gone(error);
+            }
+            return Step.backOff(error, new InitListed<>(resourceVersion));
+        }
+    }
+
+    private Step<T> readEvent(Watching<T> watching) {
+        WireEvent<T> event;
+        try {
+            event = watching.stream().next();
+        } catch (IOException broken) {
+            watching.stream().close();
+            if (watching.initial() && options.initialList() == InitialListStrategy.AUTO && streaming
+                    && elapsedSince(watching.startedAt()).compareTo(options.autoFallbackAfter()) >= 0) {
+                return fallBackToListWatch(new WatchError(ErrorKind.WATCH_START_FAILED, 0,
+                        "the streaming list of " + describe() + " sent no end of its initial events within "
+                                + options.autoFallbackAfter().toSeconds() + "s; falling back to list-watch",
+                        clock.instant()));
+            }
+            String reason = broken.getMessage() == null ? broken.getClass().getSimpleName() : broken.getMessage();
+            return Step.backOff(new WatchError(ErrorKind.WATCH_FAILED, 0,
+                    "watch of " + describe() + " broke: " + reason, clock.instant()), resumeAfter(watching));
+        }
+        if (event == null) {
+            return endOfStream(watching);
+        }
+        if (event instanceof WireEvent.Change<T> change) {
+            goneWithoutProgress = false;
+            WatchEvent<T> delivered = switch (change.type()) {
+                case DELETED -> new WatchEvent.Delete<>(change.object());
+                case ADDED, MODIFIED -> watching.initial()
+                        ? new WatchEvent.InitApply<>(change.object())
+                        : new WatchEvent.Apply<>(change.object());
+            };
+            return Step.progress(List.of(delivered), watching.advancedTo(change.resourceVersion(), watching.initial()));
+        }
+        if (event instanceof WireEvent.Bookmark<T> bookmark) {
+            goneWithoutProgress = false;
+            if (watching.initial() && bookmark.initialEventsEnd()) {
+                watching.stream().clearDeadline();
+                return Step.progress(List.of(new WatchEvent.InitDone<>()),
+                        watching.advancedTo(bookmark.resourceVersion(), false));
+            }
+            return Step.progress(List.of(), watching.advancedTo(bookmark.resourceVersion(), watching.initial()));
+        }
+        if (event instanceof WireEvent.ErrorStatus<T> status) {
+            watching.stream().close();
+            WatchError error = new WatchError(ErrorKind.WATCH_ERROR, status.code(),
+                    status.code() == 410
+                            ? "resourceVersion " + watching.resourceVersion() + " of " + describe()
+                                    + " is too old (410 " + status.reason() + "); relisting"
+                            : "the watch of " + describe() + " sent an error " + status.code() + " " + status.reason()
+                                    + ": " + status.message(),
+                    clock.instant());
+            return status.code() == 410 ? gone(error) : Step.backOff(error, resumeAfter(watching));
+        }
+        WireEvent.Undecodable<T> undecodable = (WireEvent.Undecodable<T>) event;
+        // A poison object must never stall the watcher: report it, skip it, keep reading past its version.
+        return Step.proceed(List.of(failure(ErrorKind.DECODE_FAILED, 0,
+                "skipped an event of " + describe() + " that cannot be decoded: " + undecodable.description())),
+                watching.advancedTo(undecodable.resourceVersion(), watching.initial()));
+    }
+
+    private Step<T> endOfStream(Watching<T> watching) {
+        watching.stream().close();
+        Duration lasted = elapsedSince(watching.startedAt());
+        if (!watching.progressed() && lasted.compareTo(SHORT_WATCH) < 0) {
+            // client-go's "very short watch" guard: a server or proxy that ends every watch at once must not
+            // turn the immediate rewatch into a hot loop.
+            return Step.backOff(new WatchError(ErrorKind.WATCH_FAILED, 0,
+                    "the watch of " + describe() + " ended after " + lasted.toMillis() + "ms without any event",
+                    clock.instant()), resumeAfter(watching));
+        }
+        // A normal server-side timeout: resume from the last version, no relist and no wait.
+        return Step.proceed(List.of(), resumeAfter(watching));
+    }
+
+    /** After a broken watch: resume from the last version, or restart a streaming list that had not finished. */
+    private WatchState<T> resumeAfter(Watching<T> watching) {
+        return watching.initial() || watching.resourceVersion() == null
+                ? new Empty<>()
+                : new InitListed<>(watching.resourceVersion());
+    }
+
+    /** A 410: relist at once, unless the previous 410 had no watch event since — then back off first. */
+    private Step<T> gone(WatchError error) {
+        if (goneWithoutProgress) {
+            return Step.backOff(error, new Empty<>());
+        }
+        goneWithoutProgress = true;
+        return Step.proceed(List.of(new WatchEvent.Failure<>(error)), new Empty<>());
+    }
+
+    private Step<T> fallBackToListWatch(WatchError error) {
+        streaming = false;
+        return Step.proceed(List.of(new WatchEvent.Failure<>(error)), new Empty<>());
+    }
+
+    private static boolean rejectsStreaming(int code) {
+        return code >= 400 && code < 500 && code != 429;
+    }
+
+    private ResolvedResource resource() throws ApiFailure {
+        if (resource == null) {
+            resource = api.resolve();
+        }
+        return resource;
+    }
+
+    private String describe() {
+        return resource == null ? "the resource" : resource.toString();
+    }
+
+    private Duration elapsedSince(Instant start) {
+        return Duration.between(start, clock.instant());
+    }
+
+    private WatchError error(ErrorKind kind, ApiFailure failure) {
+        return new WatchError(kind, failure.code(), failure.getMessage(), clock.instant(), failure.retryAfter());
+    }
+
+    private WatchEvent<T> failure(ErrorKind kind, int code, String message) {
+        return new WatchEvent.Failure<>(new WatchError(kind, code, message, clock.instant()));
+    }
+}

@@ -1,0 +1,42 @@
+package dev.watchkeeper.watch;
+
+/**
+ * Where and what to watch within a resource.
+ *
+ * @param namespace     a namespace, or {@code null} for all namespaces (and for cluster-scoped resources)
+ * @param labelSelector a label selector such as {@code app=web,tier!=db}, or {@code null}
+ * @param fieldSelector a field selector such as {@code metadata.name=x}, or {@code null}
+ */
+public record WatchScope(String namespace, String labelSelector, String fieldSelector) {
+
+    public WatchScope {
+        namespace = blankToNull(namespace);
+        labelSelector = blankToNull(labelSelector);
+        fieldSelector = blankToNull(fieldSelector);
+    }
+
+    public static WatchScope allNamespaces() {
+        return new WatchScope(null, null, null);
+    }
+
+    public static WatchScope namespace(String namespace) {
+        return new WatchScope(namespace, null, null);
+    }
+
+    public WatchScope withLabelSelector(String selector) {
+        return new WatchScope(namespace, selector, fieldSelector);
+    }
+
+    public WatchScope withFieldSelector(String selector) {
+        return new WatchScope(namespace, labelSelector, selector);
+    }
+
+    /** {@code namespace default} or {@code all namespaces}, for messages. */
+    public String describe() {
+        return namespace == null ? "all namespaces" : "namespace " + namespace;
+    }
+
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
+    }
+}
