@@ -132,11 +132,14 @@ public final class KubeApiStub implements AutoCloseable {
 
     /**
      * A client-java client pointed at the stub, with no read timeout (a watch may be idle for as long as a test
-     * runs; the stub ends open streams on {@link #close()}). Its connections are dropped on close.
+     * runs; the stub ends open streams on {@link #close()}) and without OkHttp's silent retry on connection
+     * failure, which would otherwise answer a scripted fault with the next step behind the caller's back. Its
+     * connections are dropped on close.
      */
     public ApiClient apiClient() {
         ApiClient client = new ApiClient().setBasePath(url());
-        OkHttpClient http = client.getHttpClient().newBuilder().readTimeout(Duration.ZERO).build();
+        OkHttpClient http = client.getHttpClient().newBuilder().readTimeout(Duration.ZERO)
+                .retryOnConnectionFailure(false).build();
         client.setHttpClient(http);
         synchronized (lock) {
             clients.add(client);
@@ -301,6 +304,8 @@ public final class KubeApiStub implements AutoCloseable {
             clients.clear();
         }
         if (stopping != null) {
+            // released streams end with their final chunk, not a dropped connection
+            streams.awaitNoneOpen(1_000);
             stopping.stop();
         }
         for (ApiClient client : opened) {

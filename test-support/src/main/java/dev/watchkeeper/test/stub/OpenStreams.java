@@ -45,7 +45,29 @@ final class OpenStreams {
     }
 
     void closed() {
-        open.decrementAndGet();
+        synchronized (open) {
+            open.decrementAndGet();
+            open.notifyAll();
+        }
+    }
+
+    /** Waits until no stream is open, for at most {@code millis}; lets released streams write their last chunk. */
+    void awaitNoneOpen(long millis) {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        synchronized (open) {
+            while (open.get() > 0) {
+                long remaining = (deadline - System.nanoTime()) / 1_000_000;
+                if (remaining <= 0) {
+                    return;
+                }
+                try {
+                    open.wait(remaining);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     /** How many watch bodies are being written or held open right now. */

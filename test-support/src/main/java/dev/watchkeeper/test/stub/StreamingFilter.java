@@ -68,6 +68,7 @@ final class StreamingFilter implements Filter {
         for (WatchLine line : stream.lines()) {
             if (!first && !stream.dribble().isZero()
                     && pending.released().await(stream.dribble().toNanos(), TimeUnit.NANOSECONDS)) {
+                out.close();
                 return;
             }
             first = false;
@@ -75,8 +76,7 @@ final class StreamingFilter implements Filter {
             out.flush();
         }
         switch (stream.ending()) {
-            case EOF -> {
-            }
+            case EOF -> out.close();
             case RESET -> Request.getBaseRequest(request).getHttpChannel()
                     .abort(new IOException("watchkeeper stub: scripted abrupt reset"));
             case STAY_OPEN -> {
@@ -86,6 +86,8 @@ final class StreamingFilter implements Filter {
                         return;
                     }
                 }
+                // released by reset or close: write the final chunk now, before the server may stop
+                out.close();
             }
         }
     }

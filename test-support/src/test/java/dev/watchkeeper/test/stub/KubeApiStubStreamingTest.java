@@ -125,6 +125,19 @@ class KubeApiStubStreamingTest {
         });
     }
 
+    @Test
+    void closeLeavesNoServerThreads() {
+        stub.on(PATH).watch(events(added(cm("a", "1"))).thenStayOpen());
+        assertTimeoutPreemptively(LIMIT, () -> {
+            reader(watch()).readLine();
+
+            stub.close();
+
+            org.awaitility.Awaitility.await().atMost(LIMIT).until(() -> Thread.getAllStackTraces().keySet().stream()
+                    .noneMatch(t -> t.isAlive() && t.getName().startsWith("qtp")));
+        });
+    }
+
     private HttpResponse<java.io.InputStream> watch() throws IOException, InterruptedException {
         HttpRequest request = HttpRequest.newBuilder(URI.create(stub.url() + PATH + "?watch=true&resourceVersion=1"))
                 .build();
