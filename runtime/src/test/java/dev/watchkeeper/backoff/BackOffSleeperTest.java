@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.time.Instant;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -42,13 +45,26 @@ class BackOffSleeperTest {
 
     @Test
     void aFloorStretchesTheNextWaitOnly() throws InterruptedException {
-        sleeper.atLeast(Duration.ofMillis(30));
-        Instant before = Instant.now();
-        sleeper.sleep(1);
-        assertThat(announced.get()).isEqualTo(Duration.ofMillis(30));
-        assertThat(Duration.between(before, Instant.now())).isGreaterThanOrEqualTo(Duration.ofMillis(30));
-        sleeper.sleep(1);
-        assertThat(announced.get()).isEqualTo(Duration.ofMillis(1));
+        List<Duration> waits = new ArrayList<>();
+        TimeSource recording = new TimeSource() {
+            @Override
+            public Clock clock() {
+                return Clock.systemUTC();
+            }
+
+            @Override
+            public void await(Object monitor, Duration delay, BooleanSupplier wake) {
+                waits.add(delay);
+            }
+        };
+        BackOffSleeper floored = new BackOffSleeper(recording, (delay, next) -> announced.set(delay));
+
+        floored.atLeast(Duration.ofSeconds(30));
+        floored.sleep(800);
+        floored.sleep(1600);
+
+        assertThat(waits).containsExactly(Duration.ofSeconds(30), Duration.ofMillis(1600));
+        assertThat(announced.get()).isEqualTo(Duration.ofMillis(1600));
     }
 
     private void sleepAnHour() {
