@@ -32,8 +32,7 @@ public record WatchError(ErrorKind kind, int code, String message, Instant at, D
     }
 
     /** The recorder form, e.g. {@code Error(WatchError 410)} or {@code Error(WatchFailed)}. */
-    @Override
-    public String toString() {
+    public String label() {
         return "Error(" + kind.label() + (code == 0 ? "" : " " + code) + ")";
     }
 }

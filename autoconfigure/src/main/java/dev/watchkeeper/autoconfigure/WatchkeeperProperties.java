@@ -1,0 +1,142 @@
+package dev.watchkeeper.autoconfigure;
+
+import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.watch.InitialListStrategy;
+import java.time.Duration;
+import java.util.Map;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+/**
+ * Configuration of Watchkeeper's watchers and reconcilers ({@code watchkeeper.*}). Per-watcher and per-reconciler
+ * entries override the global values for the watcher or reconciler of that name.
+ *
+ * <pre>
+ * watchkeeper.backoff.max-interval=1m
+ * watchkeeper.watchers.configmaps@default.watch.page-size=100
+ * watchkeeper.reconcilers.generator.concurrency=4
+ * </pre>
+ *
+ * @param enabled     whether Watchkeeper starts any watcher or reconciler
+ * @param backoff     how every watcher backs off after a failure (client-go's reflector numbers)
+ * @param watch       how every watcher lists and watches
+ * @param reconcile   how reconcilers retry failing objects and shut down
+ * @param watchers    per-watcher overrides, by watcher name
+ * @param reconcilers per-reconciler overrides, by reconciler name
+ */
+@ConfigurationProperties("watchkeeper")
+public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @DefaultValue Backoff backoff,
+        @DefaultValue Watch watch, @DefaultValue Reconcile reconcile, Map<String, WatcherProperties> watchers,
+        Map<String, ReconcilerProperties> reconcilers) {
+
+    public WatchkeeperProperties {
+        watchers = watchers == null ? Map.of() : Map.copyOf(watchers);
+        reconcilers = reconcilers == null ? Map.of() : Map.copyOf(reconcilers);
+    }
+
+    /**
+     * A watcher's backoff after a failure: each wait is {@code d + rand·jitter·d} with {@code d} growing from the
+     * initial interval by the multiplier up to the max interval.
+     *
+     * @param initialInterval the first wait
+     * @param maxInterval     the cap of the growing wait (jitter comes on top)
+     * @param multiplier      growth per consecutive failure
+     * @param jitter          random extra fraction of the wait
+     * @param resetAfter      start over from the initial interval when the previous backoff is older than this
+     * @param maxElapsedTime  give up (watcher STOPPED, health DOWN) after failing this long; unset = never
+     */
+    public record Backoff(@DefaultValue("800ms") Duration initialInterval, @DefaultValue("30s") Duration maxInterval,
+            @DefaultValue("2.0") double multiplier, @DefaultValue("1.0") double jitter,
+            @DefaultValue("2m") Duration resetAfter, Duration maxElapsedTime) {
+
+        BackOffSettings toSettings(String prefix) {
+            return Validation.backOff(prefix, initialInterval, multiplier, maxInterval, jitter, resetAfter,
+                    maxElapsedTime);
+        }
+    }
+
+    /**
+     * How watchers list and watch.
+     *
+     * @param pageSize           items per list page ({@code limit})
+     * @param timeout            server-side timeout of each watch call; a watch silent for 5 s longer is broken
+     * @param initialList        {@code list-watch}, {@code streaming} ({@code sendInitialEvents}) or {@code auto}
+     * @param stripManagedFields drop {@code metadata.managedFields} before caching
+     */
+    public record Watch(@DefaultValue("500") int pageSize, @DefaultValue("290s") Duration timeout,
+            @DefaultValue("list-watch") InitialListStrategy initialList,
+            @DefaultValue("true") boolean stripManagedFields) {
+    }
+
+    /**
+     * How reconcilers handle failures and shutdown.
+     *
+     * @param backoff       per-object retry delays after a reconcile throws
+     * @param shutdownGrace how long in-flight reconciles may finish when the application stops
+     * @param resyncPeriod  re-enqueue every object this often (±10 % jitter) to correct drift; 0 = off
+     * @param concurrency   reconciles that may run at once per reconciler, unless the annotation or a
+     *                      per-reconciler property says otherwise
+     */
+    public record Reconcile(@DefaultValue ReconcileBackoff backoff, @DefaultValue("30s") Duration shutdownGrace,
+            @DefaultValue("10h") Duration resyncPeriod, Integer concurrency) {
+    }
+
+    /**
+     * Per-object backoff of reconcilers (client-go's per-item curve: 5 ms doubling to 1000 s, no jitter; reset on
+     * success).
+     *
+     * @param initialInterval the first retry delay
+     * @param maxInterval     the cap of the delay
+     * @param multiplier      growth per consecutive failure of one object
+     * @param jitter          random extra fraction of the delay
+     */
+    public record ReconcileBackoff(@DefaultValue("5ms") Duration initialInterval,
+            @DefaultValue("1000s") Duration maxInterval, @DefaultValue("2.0") double multiplier,
+            @DefaultValue("0.0") double jitter) {
+    }
+
+    /**
+     * Overrides for one watcher; unset values inherit the global ones.
+     *
+     * @param backoff backoff overrides
+     * @param watch   list/watch overrides
+     */
+    public record WatcherProperties(BackoffOverrides backoff, WatchOverrides watch) {
+    }
+
+    /**
+     * Overrides for one reconciler; unset values inherit the global ones.
+     *
+     * @param concurrency  reconciles that may run at once (overrides the annotation's {@code concurrency})
+     * @param backoff      per-object backoff overrides
+     * @param resyncPeriod periodic resync for this reconciler; 0 = off
+     */
+    public record ReconcilerProperties(Integer concurrency, BackoffOverrides backoff, Duration resyncPeriod) {
+    }
+
+    /**
+     * Backoff values to override; unset ones inherit.
+     *
+     * @param initialInterval the first wait
+     * @param maxInterval     the cap of the growing wait
+     * @param multiplier      growth per consecutive failure
+     * @param jitter          random extra fraction of the wait
+     * @param resetAfter      start over after this long without a backoff (watchers only)
+     * @param maxElapsedTime  give up after failing this long (watchers only)
+     */
+    public record BackoffOverrides(Duration initialInterval, Duration maxInterval, Double multiplier, Double jitter,
+            Duration resetAfter, Duration maxElapsedTime) {
+    }
+
+    /**
+     * List/watch values to override; unset ones inherit.
+     *
+     * @param pageSize           items per list page
+     * @param timeout            server-side watch timeout
+     * @param initialList        initial list strategy
+     * @param stripManagedFields drop managedFields before caching
+     */
+    public record WatchOverrides(Integer pageSize, Duration timeout, InitialListStrategy initialList,
+            Boolean stripManagedFields) {
+    }
+}

@@ -1,0 +1,54 @@
+package dev.watchkeeper.controller;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A controller's state, immutable and published without locks for the actuator endpoint, health and metrics.
+ * Holds no object contents.
+ *
+ * @param name              the reconciler's name
+ * @param primaryWatcher    the name of the watcher of the primary resource
+ * @param secondaryWatchers names of the watchers of owned and other watched resources
+ * @param ready             every store of the controller has completed its first sync, so reconciles run
+ * @param queueDepth        keys waiting (due now or later)
+ * @param inFlight          reconciles running now
+ * @param concurrency       the most reconciles that may run at once
+ * @param lastReconcileAt   when the latest reconcile finished, or {@code null}
+ * @param lastResult        {@code done}, {@code requeue}, {@code error} or {@code terminal}, or {@code null}
+ * @param failingKeys       keys whose latest reconcile failed, most recent first, capped (see {@code failingKeysTotal})
+ * @param failingKeysTotal  how many keys are failing in all
+ * @param counts            totals since start
+ */
+public record ControllerSnapshot(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
+        int queueDepth, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
+        List<FailingKey> failingKeys, int failingKeysTotal, Counts counts) {
+
+    public ControllerSnapshot {
+        secondaryWatchers = List.copyOf(secondaryWatchers);
+        failingKeys = List.copyOf(failingKeys);
+    }
+
+    /**
+     * A key whose latest reconcile failed.
+     *
+     * @param key         {@code namespace/name}
+     * @param attempts    consecutive failures
+     * @param nextRetryAt when it will be retried, or {@code null} for a terminal error (retried on change only)
+     * @param lastError   the exception's type and message
+     * @param terminal    whether the error was a {@link TerminalReconcileException}
+     */
+    public record FailingKey(String key, int attempts, Instant nextRetryAt, String lastError, boolean terminal) {
+    }
+
+    /**
+     * Totals since start.
+     *
+     * @param reconciles finished reconciles
+     * @param errors     reconciles that threw
+     * @param requeues   reconciles that asked for a requeue
+     * @param retries    reconciles that were retries after an error
+     */
+    public record Counts(long reconciles, long errors, long requeues, long retries) {
+    }
+}

@@ -1,0 +1,24 @@
+package dev.watchkeeper.controller;
+
+/**
+ * Thrown by a reconciler when retrying cannot help (an invalid spec, say): the error is recorded in the
+ * controller's state, and the object is not retried until its resourceVersion changes.
+ *
+ * <pre>{@code
+ * if (spec.getReplicas() < 0) {
+ *     throw new TerminalReconcileException("spec.replicas must not be negative");
+ * }
+ * }</pre>
+ */
+public class TerminalReconcileException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    public TerminalReconcileException(String message) {
+        super(message);
+    }
+
+    public TerminalReconcileException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

@@ -1,0 +1,440 @@
+package dev.watchkeeper.watch;
+
+import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.backoff.BackOffSleeper;
+import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.resource.ResourceNames;
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.store.CacheStore;
+import dev.watchkeeper.store.Store;
+import dev.watchkeeper.watch.http.HttpWatchApi;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.retry.RetryContext;
+import org.springframework.retry.RetryListener;
+import org.springframework.retry.RetryPolicy;
+import org.springframework.retry.backoff.BackOffContext;
+import org.springframework.retry.backoff.BackOffInterruptedException;
+import org.springframework.retry.backoff.BackOffPolicy;
+import org.springframework.retry.backoff.SleepingBackOffPolicy;
+
+/**
+ * Lists and watches one resource in one scope on its own thread, forever: it runs the {@link WatchMachine}, feeds
+ * its {@link Store} and listeners, backs off on failures the way a Spring Retry loop does (a {@link RetryPolicy}
+ * decides when to give up, a {@link BackOffPolicy} how long to wait, {@link RetryListener}s are told), and publishes
+ * a {@link WatcherSnapshot} after every transition.
+ *
+ * <pre>{@code
+ * try (Watcher<V1ConfigMap> watcher = Watcher.builder(apiClient, ResourceType.of(V1ConfigMap.class))
+ *         .scope(WatchScope.namespace("default"))
+ *         .build()) {
+ *     watcher.addListener(event -> log.info("{}", event));
+ *     watcher.start();
+ *     watcher.store().awaitReady(Duration.ofSeconds(30));
+ * }
+ * }</pre>
+ */
+public final class Watcher<T extends KubernetesObject> implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Watcher.class);
+    private static final Duration CLOSE_WAIT = Duration.ofMillis(900);
+
+    private final String name;
+    private final ResourceType<T> type;
+    private final WatchScope scope;
+    private final WatchApi<T> api;
+    private final WatchMachine<T> machine;
+    private final TimeSource time;
+    private final RetryPolicy retryPolicy;
+    private final BackOffPolicy backOffPolicy;
+    private final List<RetryListener> retryListeners;
+    private final BackOffSleeper sleeper;
+    private final CacheStore<T> store;
+    private final ThreadFactory threadFactory;
+    private final List<WatchEventListener<T>> listeners = new CopyOnWriteArrayList<>();
+
+    private volatile WatcherSnapshot snapshot;
+    private volatile boolean closed;
+    private volatile boolean backingOff;
+    private volatile boolean resetRequested;
+    private volatile WatchState<T> current;
+    private Thread thread;
+
+    // Written by the watcher thread only; copied into each snapshot.
+    private boolean synced;
+    private String resourceVersion;
+    private int consecutiveFailures;
+    private WatchError lastError;
+    private long events;
+    private long inits;
+    private long errors;
+
+    private Watcher(Builder<T> builder) {
+        this.name = builder.name != null ? builder.name : defaultName(builder.type, builder.scope);
+        this.type = builder.type;
+        this.scope = builder.scope;
+        this.time = builder.time;
+        this.api = builder.api != null ? builder.api
+                : new HttpWatchApi<>(builder.client, builder.type, builder.scope, builder.options);
+        this.machine = new WatchMachine<>(api, builder.options, time.clock());
+        this.sleeper = new BackOffSleeper(time, this::onSleep);
+        BackOffPolicy policy = builder.backOffPolicy != null ? builder.backOffPolicy
+                : builder.backOff.backOffPolicy(time.clock());
+        this.backOffPolicy = policy instanceof SleepingBackOffPolicy<?> sleeping ? sleeping.withSleeper(sleeper) : policy;
+        this.retryPolicy = builder.retryPolicy != null ? builder.retryPolicy : builder.backOff.retryPolicy(time.clock());
+        this.retryListeners = List.copyOf(builder.retryListeners);
+        this.store = new CacheStore<>(builder.options.stripManagedFields());
+        this.threadFactory = builder.threadFactory;
+        this.snapshot = snapshotOf(WatcherPhase.STARTING, null, null);
+    }
+
+    /** Starts building a watcher of {@code type} that talks to the API server through {@code client}. */
+    public static <T extends KubernetesObject> Builder<T> builder(ApiClient client, ResourceType<T> type) {
+        return new Builder<>(Objects.requireNonNull(client, "client"), null, type);
+    }
+
+    /** Starts building a watcher on another {@link WatchApi} (a test double of the transport, say). */
+    public static <T extends KubernetesObject> Builder<T> builder(WatchApi<T> api, ResourceType<T> type) {
+        return new Builder<>(null, Objects.requireNonNull(api, "api"), type);
+    }
+
+    /** The derived name (SEMANTICS §5b): {@code <plural>[.<group>]@<namespace|all>}. */
+    public static String defaultName(ResourceType<?> type, WatchScope scope) {
+        String plural = type.plural() != null ? type.plural() : ResourceNames.guessPlural(type.kind());
+        String resource = type.group().isEmpty() ? plural : plural + "." + type.group();
+        String selectors = (scope.labelSelector() == null ? "" : scope.labelSelector()) + "|"
+                + (scope.fieldSelector() == null ? "" : scope.fieldSelector());
+        String hash = "|".equals(selectors) ? "" : "-" + Integer.toHexString(selectors.hashCode() & 0xfffff);
+        return resource + "@" + (scope.namespace() == null ? "all" : scope.namespace()) + hash;
+    }
+
+    /** Adds a listener; events reach listeners after the store, on the watcher's thread. */
+    public void addListener(WatchEventListener<T> listener) {
+        listeners.add(Objects.requireNonNull(listener, "listener"));
+    }
+
+    /** Starts the watcher's thread; the first step discovers the resource if needed, then lists. */
+    public synchronized void start() {
+        if (thread != null) {
+            throw new IllegalStateException("watcher " + name + " was already started");
+        }
+        if (closed) {
+            throw new IllegalStateException("watcher " + name + " is closed");
+        }
+        thread = threadFactory != null ? threadFactory.newThread(this::run) : new Thread(this::run);
+        thread.setName("watchkeeper-" + name);
+        thread.start();
+    }
+
+    /** Ends the current backoff wait and starts the backoff over (e.g. after fixing RBAC or installing a CRD). */
+    public void retryNow() {
+        resetRequested = true;
+        if (backingOff) {
+            sleeper.wakeUp();
+        }
+    }
+
+    /** Stops the watcher: ends any wait or open watch and returns within about a second. */
+    @Override
+    public void close() {
+        Thread running;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            running = thread;
+        }
+        sleeper.close();
+        api.abort();
+        if (current instanceof WatchState.Watching<T> watching) {
+            watching.stream().close();
+        }
+        if (running == null) {
+            snapshot = snapshotOf(WatcherPhase.STOPPED, null, null);
+            return;
+        }
+        running.interrupt();
+        try {
+            running.join(CLOSE_WAIT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (running.isAlive()) {
+            log.warn("watcher {} did not stop within {} ms", name, CLOSE_WAIT.toMillis());
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public ResourceType<T> type() {
+        return type;
+    }
+
+    public WatchScope scope() {
+        return scope;
+    }
+
+    /** The watcher's cache. */
+    public Store<T> store() {
+        return store;
+    }
+
+    /** The latest published state. */
+    public WatcherSnapshot snapshot() {
+        return snapshot;
+    }
+
+    /** Whether the watcher's thread is still running. */
+    public boolean isRunning() {
+        Thread running = thread;
+        return running != null && running.isAlive();
+    }
+
+    private void run() {
+        WatchState<T> state = new WatchState.Empty<>();
+        RetryContext streak = retryPolicy.open(null);
+        BackOffContext backOffContext = backOffPolicy.start(streak);
+        try {
+            while (!closed) {
+                current = state;
+                Step<T> step = safeStep(state);
+                state = step.next();
+                current = state;
+                if (closed) {
+                    break;
+                }
+                step.events().forEach(this::deliver);
+                if (step.outcome() == Step.Outcome.PROGRESS) {
+                    consecutiveFailures = 0;
+                    if (streak.getRetryCount() > 0) {
+                        streak = endStreak(streak);
+                    }
+                }
+                if (step.outcome() != Step.Outcome.BACK_OFF) {
+                    publish(phaseOf(state));
+                    continue;
+                }
+                WatchFailureException failure = new WatchFailureException(step.error());
+                retryPolicy.registerThrowable(streak, failure);
+                consecutiveFailures++;
+                RetryContext failed = streak;
+                retryListeners.forEach(listener -> listener.onError(failed, null, failure));
+                if (!retryPolicy.canRetry(streak)) {
+                    log.error("watcher {} gives up after failing for longer than its backoff allows: {}", name,
+                            step.error().message());
+                    break;
+                }
+                if (resetRequested) {
+                    resetRequested = false;
+                    backOffContext = backOffPolicy.start(streak);
+                }
+                sleeper.atLeast(step.error().retryAfter());
+                backingOff = true;
+                try {
+                    backOffPolicy.backOff(backOffContext);
+                } finally {
+                    backingOff = false;
+                }
+                if (resetRequested) {
+                    resetRequested = false;
+                    backOffContext = backOffPolicy.start(streak);
+                }
+                publish(phaseOf(state));
+            }
+        } catch (BackOffInterruptedException interrupted) {
+            if (!closed) {
+                log.warn("watcher {} stops: its backoff was interrupted", name);
+            }
+        } finally {
+            if (state instanceof WatchState.Watching<T> watching) {
+                watching.stream().close();
+            }
+            current = null;
+            publish(WatcherPhase.STOPPED);
+        }
+    }
+
+    /** The machine never throws for API trouble; anything else is a bug that must not kill the thread. */
+    private Step<T> safeStep(WatchState<T> state) {
+        try {
+            return machine.step(state);
+        } catch (RuntimeException bug) {
+            if (closed) {
+                return Step.proceed(List.of(), state);
+            }
+            log.error("watcher {} hit an unexpected error; relisting after backoff", name, bug);
+            if (state instanceof WatchState.Watching<T> watching) {
+                watching.stream().close();
+            }
+            return Step.backOff(new WatchError(ErrorKind.WATCH_FAILED, 0,
+                    "unexpected " + bug.getClass().getSimpleName() + " in the watcher; relisting",
+                    time.clock().instant()), new WatchState.Empty<>());
+        }
+    }
+
+    private void deliver(WatchEvent<T> event) {
+        if (event instanceof WatchEvent.Init<T>) {
+            inits++;
+            synced = false;
+        } else if (event instanceof WatchEvent.InitDone<T>) {
+            synced = true;
+        } else if (event instanceof WatchEvent.Failure<T> failure) {
+            errors++;
+            lastError = failure.error();
+            if (failure.error().kind() == ErrorKind.DECODE_FAILED) {
+                log.warn("watcher {}: {}", name, failure.error().message());
+            } else {
+                log.info("watcher {}: {}", name, failure.error().message());
+            }
+        } else {
+            events++;
+            resourceVersion = versionOf(event);
+        }
+        store.onEvent(event);
+        for (WatchEventListener<T> listener : listeners) {
+            try {
+                listener.onEvent(event);
+            } catch (RuntimeException e) {
+                log.error("listener of watcher {} failed on {}", name, event.getClass().getSimpleName(), e);
+            }
+        }
+    }
+
+    private String versionOf(WatchEvent<T> event) {
+        T object = event instanceof WatchEvent.Apply<T> apply ? apply.object()
+                : event instanceof WatchEvent.InitApply<T> apply ? apply.object()
+                : event instanceof WatchEvent.Delete<T> delete ? delete.object() : null;
+        String version = object == null || object.getMetadata() == null ? null
+                : object.getMetadata().getResourceVersion();
+        return version != null ? version : resourceVersion;
+    }
+
+    private void onSleep(Duration delay, Instant nextAttemptAt) {
+        WatchError error = lastError;
+        log.warn("watcher {} backing off for {} ms after: {}", name, delay.toMillis(),
+                error == null ? "a failure" : error.message());
+        snapshot = snapshotOf(WatcherPhase.BACKING_OFF, delay, nextAttemptAt);
+    }
+
+    private void publish(WatcherPhase phase) {
+        snapshot = snapshotOf(phase, null, null);
+    }
+
+    private WatcherSnapshot snapshotOf(WatcherPhase phase, Duration delay, Instant nextAttemptAt) {
+        String resource = type.toString();
+        return new WatcherSnapshot(name, resource, scope.namespace(), scope.labelSelector(), scope.fieldSelector(),
+                phase, synced && phase != WatcherPhase.STOPPED, store.size(), resourceVersion, consecutiveFailures,
+                delay, nextAttemptAt, lastError,
+                new WatcherSnapshot.Counts(events, Math.max(0, inits - 1), errors), backOffPolicy.toString());
+    }
+
+    private WatcherPhase phaseOf(WatchState<T> state) {
+        if (state instanceof WatchState.InitListed<T>) {
+            return WatcherPhase.WATCHING;
+        }
+        if (state instanceof WatchState.Watching<T> watching) {
+            return watching.initial() ? WatcherPhase.LISTING : WatcherPhase.WATCHING;
+        }
+        return WatcherPhase.LISTING;
+    }
+
+    /** Progress ends a failure streak: the max-elapsed-time clock starts again at the next failure. */
+    private RetryContext endStreak(RetryContext streak) {
+        retryListeners.forEach(listener -> listener.close(streak, null, null));
+        retryPolicy.close(streak);
+        return retryPolicy.open(null);
+    }
+
+    /** Builds a {@link Watcher}; everything but the client and type has a default. */
+    public static final class Builder<T extends KubernetesObject> {
+
+        private final ApiClient client;
+        private final WatchApi<T> api;
+        private final ResourceType<T> type;
+        private String name;
+        private WatchScope scope = WatchScope.allNamespaces();
+        private WatchOptions options = WatchOptions.defaults();
+        private BackOffSettings backOff = BackOffSettings.clientGo();
+        private BackOffPolicy backOffPolicy;
+        private RetryPolicy retryPolicy;
+        private final List<RetryListener> retryListeners = new CopyOnWriteArrayList<>();
+        private TimeSource time = TimeSource.system();
+        private ThreadFactory threadFactory;
+
+        private Builder(ApiClient client, WatchApi<T> api, ResourceType<T> type) {
+            this.client = client;
+            this.api = api;
+            this.type = Objects.requireNonNull(type, "type");
+        }
+
+        /** The name in logs, state and metrics; default derived from resource, scope and selectors. */
+        public Builder<T> name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        public Builder<T> scope(WatchScope scope) {
+            this.scope = Objects.requireNonNull(scope, "scope");
+            return this;
+        }
+
+        public Builder<T> options(WatchOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /** The backoff numbers; default client-go's. */
+        public Builder<T> backOff(BackOffSettings backOff) {
+            this.backOff = Objects.requireNonNull(backOff, "backOff");
+            return this;
+        }
+
+        /**
+         * A backoff policy of your own instead of {@link #backOff(BackOffSettings)}'s; if it is a
+         * {@link SleepingBackOffPolicy} its delays show in the snapshot, otherwise they show as unknown.
+         */
+        public Builder<T> backOffPolicy(BackOffPolicy policy) {
+            this.backOffPolicy = policy;
+            return this;
+        }
+
+        /** A retry policy of your own instead of the max-elapsed-time one of {@link #backOff(BackOffSettings)}. */
+        public Builder<T> retryPolicy(RetryPolicy policy) {
+            this.retryPolicy = policy;
+            return this;
+        }
+
+        /** Told of every failure ({@code onError}) and of the end of each failure streak ({@code close}). */
+        public Builder<T> retryListener(RetryListener listener) {
+            this.retryListeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /** Clock and waiting; tests pass a virtual one. */
+        public Builder<T> timeSource(TimeSource time) {
+            this.time = Objects.requireNonNull(time, "time");
+            return this;
+        }
+
+        /** Where the watcher's thread comes from (virtual threads, say); default a new platform thread. */
+        public Builder<T> threadFactory(ThreadFactory threadFactory) {
+            this.threadFactory = threadFactory;
+            return this;
+        }
+
+        public Watcher<T> build() {
+            return new Watcher<>(this);
+        }
+    }
+}

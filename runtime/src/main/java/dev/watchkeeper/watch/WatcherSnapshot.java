@@ -1,0 +1,40 @@
+package dev.watchkeeper.watch;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * A watcher's state after its latest transition: immutable, published without locks, read by the actuator
+ * endpoint, health and metrics. Holds no object contents and no credentials.
+ *
+ * @param name                the watcher's name
+ * @param resource            e.g. {@code v1/configmaps}
+ * @param namespace           the namespace, or {@code null} for all namespaces
+ * @param labelSelector       or {@code null}
+ * @param fieldSelector       or {@code null}
+ * @param phase               what it is doing
+ * @param synced              the initial list is done and no relist is pending
+ * @param objects             objects in its store
+ * @param resourceVersion     the last resourceVersion seen, or {@code null}
+ * @param consecutiveFailures failures since the last progress
+ * @param currentDelay        the current backoff wait, or {@code null} when not backing off or unknown
+ * @param nextAttemptAt       when the next attempt is due while backing off, or {@code null}
+ * @param lastError           the latest error, or {@code null}
+ * @param counts              totals since start
+ * @param backOff             a description of the backoff policy
+ */
+public record WatcherSnapshot(String name, String resource, String namespace, String labelSelector,
+        String fieldSelector, WatcherPhase phase, boolean synced, int objects, String resourceVersion,
+        int consecutiveFailures, Duration currentDelay, Instant nextAttemptAt, WatchError lastError, Counts counts,
+        String backOff) {
+
+    /**
+     * Totals since start.
+     *
+     * @param events  objects received (initial and changes)
+     * @param relists lists after the first
+     * @param errors  error events
+     */
+    public record Counts(long events, long relists, long errors) {
+    }
+}

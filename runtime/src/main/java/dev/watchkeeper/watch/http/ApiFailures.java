@@ -1,0 +1,115 @@
+package dev.watchkeeper.watch.http;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonParser;
+import dev.watchkeeper.watch.ApiFailure;
+import dev.watchkeeper.watch.WatchScope;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import okhttp3.HttpUrl;
+import okhttp3.Response;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Turns failed calls into messages a user can act on: what failed, and what to do about it. Never includes
+ * request headers (a bearer token) or object contents; a snippet of an unexpected body goes to DEBUG only.
+ */
+final class ApiFailures {
+
+    private static final Logger log = LoggerFactory.getLogger(ApiFailures.class);
+    private static final int SNIPPET = 200;
+
+    private ApiFailures() {
+    }
+
+    /**
+     * @param verb     {@code list} or {@code watch}
+     * @param resource e.g. {@code configmaps} or {@code configmapgenerators.samples.watchkeeper.dev}
+     * @param custom   whether the resource comes from a CRD (a 404 then most likely means it is not installed)
+     */
+    static ApiFailure fromResponse(Response response, String body, String verb, String resource, String display,
+            WatchScope scope, boolean custom) {
+        int code = response.code();
+        String serverMessage = statusMessage(body);
+        log.debug("{} {} answered {}: {}", verb, display, code, snippet(body));
+        String message = switch (code) {
+            case 401 -> "unauthorized: check the kubeconfig credentials (HTTP 401 on " + verb + " " + display + ")";
+            case 403 -> "forbidden: cannot " + verb + " " + plural(resource) + " in " + scope.describe()
+                    + " — grant list and watch" + suffix(serverMessage);
+            case 404 -> custom
+                    ? "not found: is the CRD " + resource + " installed?"
+                    : "not found: the server does not serve " + display + suffix(serverMessage);
+            case 410 -> "expired: " + (serverMessage == null ? "resourceVersion too old" : serverMessage);
+            case 429 -> "too many requests: the server throttles " + verb + " " + display
+                    + retryAfterText(response);
+            default -> (code >= 500 ? "server error " : "HTTP ") + code + " on " + verb + " " + display
+                    + suffix(serverMessage);
+        };
+        return new ApiFailure(code, message, retryAfter(response), null);
+    }
+
+    static ApiFailure fromException(IOException e, HttpUrl url, String verb, String display) {
+        String target = url.host() + ":" + url.port();
+        String message;
+        if (e instanceof ConnectException) {
+            message = "connection refused: " + target + " (" + verb + " " + display + ")";
+        } else if (e instanceof UnknownHostException) {
+            message = "unknown host: " + url.host() + " (" + verb + " " + display + ")";
+        } else if (e instanceof SocketTimeoutException || e instanceof InterruptedIOException) {
+            message = "timed out talking to " + target + " (" + verb + " " + display + ")";
+        } else {
+            message = "cannot reach " + target + " (" + verb + " " + display + "): "
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+        }
+        return new ApiFailure(0, message, null, e);
+    }
+
+    static String snippet(String body) {
+        if (body == null) {
+            return "";
+        }
+        return body.length() <= SNIPPET ? body : body.substring(0, SNIPPET) + "…";
+    }
+
+    private static String plural(String resource) {
+        int dot = resource.indexOf('.');
+        return dot < 0 ? resource : resource.substring(0, dot);
+    }
+
+    private static String suffix(String serverMessage) {
+        return serverMessage == null ? "" : " (" + serverMessage + ")";
+    }
+
+    private static String statusMessage(String body) {
+        try {
+            JsonElement status = JsonParser.parseString(body);
+            String message = JsonFields.string(status, "message");
+            return message == null || message.isBlank() ? null : snippet(message);
+        } catch (RuntimeException notJson) {
+            return null;
+        }
+    }
+
+    private static String retryAfterText(Response response) {
+        Duration after = retryAfter(response);
+        return after == null ? "" : "; retrying after " + after.toSeconds() + "s";
+    }
+
+    private static Duration retryAfter(Response response) {
+        String header = response.header("Retry-After");
+        if (header == null) {
+            return null;
+        }
+        try {
+            return Duration.ofSeconds(Long.parseLong(header.trim()));
+        } catch (NumberFormatException notSeconds) {
+            log.debug("ignoring a Retry-After that is not a number of seconds: {}", snippet(header));
+            return null;
+        }
+    }
+}

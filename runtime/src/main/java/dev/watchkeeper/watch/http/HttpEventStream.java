@@ -1,0 +1,123 @@
+package dev.watchkeeper.watch.http;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import dev.watchkeeper.watch.EventStream;
+import dev.watchkeeper.watch.WireEvent;
+import io.kubernetes.client.common.KubernetesObject;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import okhttp3.Call;
+import okhttp3.Response;
+import okio.BufferedSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads a watch response line by line and decodes each line once into a {@link WireEvent}. A line that is not
+ * JSON breaks the stream ({@link IOException}); a well-formed event that cannot be used becomes
+ * {@link WireEvent.Undecodable} and the stream goes on.
+ */
+final class HttpEventStream<T extends KubernetesObject> implements EventStream<T> {
+
+    private static final Logger log = LoggerFactory.getLogger(HttpEventStream.class);
+    private static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
+
+    private final Call call;
+    private final Response response;
+    private final BufferedSource source;
+    private final ObjectDecoder<T> decoder;
+
+    HttpEventStream(Call call, Response response, ObjectDecoder<T> decoder, Duration deadline) {
+        this.call = call;
+        this.response = response;
+        this.source = response.body().source();
+        this.decoder = decoder;
+        if (deadline != null) {
+            source.timeout().deadline(deadline.toMillis(), TimeUnit.MILLISECONDS);
+        }
+    }
+
+    @Override
+    public WireEvent<T> next() throws IOException {
+        String line;
+        do {
+            line = source.readUtf8Line();
+            if (line == null) {
+                return null;
+            }
+        } while (line.isBlank());
+        return decode(line);
+    }
+
+    private WireEvent<T> decode(String line) throws IOException {
+        JsonElement root;
+        try {
+            root = JsonParser.parseString(line);
+        } catch (JsonParseException e) {
+            log.debug("watch line is not JSON: {}", ApiFailures.snippet(line));
+            throw new IOException("the server sent a line that is not JSON (" + e.getMessage() + ")", e);
+        }
+        if (!root.isJsonObject()) {
+            log.debug("watch line is not a JSON object: {}", ApiFailures.snippet(line));
+            throw new IOException("the server sent a line that is not a JSON object");
+        }
+        JsonObject event = root.getAsJsonObject();
+        String type = JsonFields.string(event, "type");
+        JsonElement object = event.get("object");
+        if (type == null) {
+            return new WireEvent.Undecodable<>("an event without a type" + JsonFields.where(object),
+                    JsonFields.resourceVersion(object));
+        }
+        return switch (type) {
+            case "ADDED" -> change(WireEvent.ChangeType.ADDED, object);
+            case "MODIFIED" -> change(WireEvent.ChangeType.MODIFIED, object);
+            case "DELETED" -> change(WireEvent.ChangeType.DELETED, object);
+            case "BOOKMARK" -> new WireEvent.Bookmark<>(JsonFields.resourceVersion(object),
+                    "true".equals(JsonFields.string(
+                            JsonFields.object(JsonFields.object(object, "metadata"), "annotations"),
+                            INITIAL_EVENTS_END)));
+            case "ERROR" -> errorStatus(object);
+            default -> new WireEvent.Undecodable<>("an event of unknown type '" + ApiFailures.snippet(type) + "'"
+                    + JsonFields.where(object), JsonFields.resourceVersion(object));
+        };
+    }
+
+    private WireEvent<T> change(WireEvent.ChangeType type, JsonElement object) {
+        ObjectDecoder.Decoded<T> decoded = decoder.decode(object);
+        if (decoded.object() == null) {
+            return new WireEvent.Undecodable<>(type + " of " + decoded.problem(), decoded.resourceVersion());
+        }
+        return new WireEvent.Change<>(type, decoded.object(), decoded.resourceVersion());
+    }
+
+    private static <T> WireEvent<T> errorStatus(JsonElement status) {
+        int code = 0;
+        String codeText = JsonFields.string(status, "code");
+        if (codeText != null) {
+            try {
+                code = Integer.parseInt(codeText);
+            } catch (NumberFormatException e) {
+                log.debug("ERROR event with a code that is not a number: {}", ApiFailures.snippet(codeText));
+            }
+        }
+        String reason = JsonFields.string(status, "reason");
+        String message = JsonFields.string(status, "message");
+        return new WireEvent.ErrorStatus<>(code, reason == null ? "" : reason,
+                message == null ? "" : ApiFailures.snippet(message));
+    }
+
+    @Override
+    public void clearDeadline() {
+        source.timeout().clearDeadline();
+    }
+
+    @Override
+    public void close() {
+        call.cancel();
+        response.close();
+    }
+}

@@ -1,0 +1,242 @@
+package dev.watchkeeper.watch.http;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
+import dev.watchkeeper.resource.ResolvedResource;
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.watch.ApiFailure;
+import dev.watchkeeper.watch.EventStream;
+import dev.watchkeeper.watch.ListPage;
+import dev.watchkeeper.watch.WatchApi;
+import dev.watchkeeper.watch.WatchOptions;
+import dev.watchkeeper.watch.WatchRequest;
+import dev.watchkeeper.watch.WatchScope;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.Pair;
+import io.kubernetes.client.util.ModelMapper;
+import java.io.IOException;
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import okhttp3.Call;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
+
+/**
+ * {@link WatchApi} over real HTTP through the official client: requests are built with
+ * {@link ApiClient#buildCall} (so authentication, base path and TLS are the user's), because
+ * {@code GenericKubernetesApi} cannot ask for bookmarks, {@code resourceVersionMatch} or {@code sendInitialEvents}.
+ * Watches run on a client derived from the user's, with a read timeout of watch timeout + idle margin, so a
+ * silent watch is detected; the user's {@code ApiClient} is never modified.
+ *
+ * <pre>{@code
+ * WatchApi<V1ConfigMap> api = new HttpWatchApi<>(apiClient, ResourceType.of(V1ConfigMap.class),
+ *         WatchScope.namespace("default"), WatchOptions.defaults());
+ * }</pre>
+ */
+public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<T> {
+
+    private static final String[] AUTH = {"BearerToken"};
+
+    private final ApiClient client;
+    private final ResourceType<T> type;
+    private final WatchScope scope;
+    private final WatchOptions options;
+    private final OkHttpClient watchClient;
+    private final Gson gson;
+    private final ObjectDecoder<T> decoder;
+    private final boolean custom;
+    private volatile Call inFlight;
+
+    public HttpWatchApi(ApiClient client, ResourceType<T> type, WatchScope scope, WatchOptions options) {
+        this.client = Objects.requireNonNull(client, "client");
+        this.type = Objects.requireNonNull(type, "type");
+        this.scope = Objects.requireNonNull(scope, "scope");
+        this.options = Objects.requireNonNull(options, "options");
+        this.watchClient = client.getHttpClient().newBuilder()
+                .readTimeout(options.timeout().plus(options.idleMargin()))
+                .build();
+        this.gson = client.getJSON().getGson();
+        this.decoder = new ObjectDecoder<>(gson, type.javaType());
+        this.custom = ModelMapper.preBuiltGetGroupVersionKindByClass(type.javaType()).isEmpty();
+    }
+
+    @Override
+    public ResolvedResource resolve() throws ApiFailure {
+        if (type.isResolved()) {
+            return type.resolved();
+        }
+        String path = type.group().isEmpty() ? "/api/" + type.version() : "/apis/" + type.group() + "/" + type.version();
+        String display = type.apiVersion();
+        String body = execute(client.getHttpClient(), get(path, List.of()), "discover", display, display);
+        try {
+            JsonElement list = JsonParser.parseString(body);
+            for (JsonElement resource : list.getAsJsonObject().getAsJsonArray("resources")) {
+                String name = JsonFields.string(resource, "name");
+                String kind = JsonFields.string(resource, "kind");
+                boolean matches = name != null && !name.contains("/")
+                        && (type.plural() != null ? type.plural().equals(name) : Objects.equals(type.kind(), kind));
+                if (matches) {
+                    return new ResolvedResource(type.group(), type.version(), name,
+                            Boolean.parseBoolean(JsonFields.string(resource, "namespaced")));
+                }
+            }
+        } catch (JsonParseException | IllegalStateException | NullPointerException | ClassCastException e) {
+            throw new ApiFailure(200, "discovery of " + display + " returned something that is not an API resource list",
+                    null, e);
+        }
+        throw new ApiFailure(404, custom
+                ? "not found: " + display + " serves no " + type + " — is its CRD installed?"
+                : "not found: the server does not serve " + type);
+    }
+
+    @Override
+    public ListPage<T> list(ResolvedResource resource, String continueToken) throws ApiFailure {
+        List<Pair> query = new ArrayList<>();
+        query.add(new Pair("limit", Integer.toString(options.pageSize())));
+        addIfPresent(query, "continue", continueToken);
+        addSelectors(query);
+        String display = resource.toString();
+        String body = execute(client.getHttpClient(), get(resource.collectionPath(scope.namespace()), query), "list",
+                resource.qualifiedName(), display);
+        return parseList(body, display);
+    }
+
+    @Override
+    public EventStream<T> watch(ResolvedResource resource, WatchRequest request) throws ApiFailure {
+        List<Pair> query = new ArrayList<>();
+        query.add(new Pair("watch", "true"));
+        query.add(new Pair("allowWatchBookmarks", "true"));
+        query.add(new Pair("timeoutSeconds", Long.toString(options.timeout().toSeconds())));
+        addIfPresent(query, "resourceVersion", request.resourceVersion());
+        if (request.sendInitialEvents()) {
+            query.add(new Pair("sendInitialEvents", "true"));
+            query.add(new Pair("resourceVersionMatch", "NotOlderThan"));
+        }
+        addSelectors(query);
+        String display = resource.toString();
+        Call call = watchClient.newCall(get(resource.collectionPath(scope.namespace()), query));
+        inFlight = call;
+        Response response;
+        try {
+            response = call.execute();
+        } catch (IOException e) {
+            throw ApiFailures.fromException(e, call.request().url(), "watch", display);
+        }
+        if (!response.isSuccessful()) {
+            String body;
+            try (response) {
+                body = readQuietly(response);
+            } catch (IOException e) {
+                throw ApiFailures.fromException(e, call.request().url(), "watch", display);
+            }
+            throw ApiFailures.fromResponse(response, body, "watch", resource.qualifiedName(), display, scope, custom);
+        }
+        return new HttpEventStream<>(call, response, decoder, request.initialEventsDeadline());
+    }
+
+    @Override
+    public void abort() {
+        Call call = inFlight;
+        if (call != null) {
+            call.cancel();
+        }
+    }
+
+    private ListPage<T> parseList(String body, String display) throws ApiFailure {
+        List<T> items = new ArrayList<>();
+        List<String> undecodable = new ArrayList<>();
+        String resourceVersion = null;
+        String continueToken = null;
+        try (JsonReader reader = gson.newJsonReader(new StringReader(body))) {
+            reader.beginObject();
+            while (reader.hasNext()) {
+                switch (reader.nextName()) {
+                    case "metadata" -> {
+                        JsonElement metadata = JsonParser.parseReader(reader);
+                        resourceVersion = JsonFields.string(metadata, "resourceVersion");
+                        continueToken = JsonFields.string(metadata, "continue");
+                    }
+                    case "items" -> {
+                        if (reader.peek() == JsonToken.NULL) {
+                            reader.nextNull();
+                            continue;
+                        }
+                        reader.beginArray();
+                        while (reader.hasNext()) {
+                            ObjectDecoder.Decoded<T> decoded = decoder.decode(JsonParser.parseReader(reader));
+                            if (decoded.object() != null) {
+                                items.add(decoded.object());
+                            } else {
+                                undecodable.add(decoded.problem());
+                            }
+                        }
+                        reader.endArray();
+                    }
+                    default -> reader.skipValue();
+                }
+            }
+            reader.endObject();
+        } catch (IOException | RuntimeException e) {
+            throw new ApiFailure(200, "the list of " + display + " returned a body that is not a Kubernetes list ("
+                    + e.getClass().getSimpleName() + ")", null,
+                    new IOException("unexpected list body: " + ApiFailures.snippet(body), e));
+        }
+        return new ListPage<>(items, resourceVersion, continueToken, undecodable);
+    }
+
+    private String execute(OkHttpClient http, Request request, String verb, String resource, String display)
+            throws ApiFailure {
+        Call call = http.newCall(request);
+        inFlight = call;
+        try (Response response = call.execute()) {
+            String body = readQuietly(response);
+            if (!response.isSuccessful()) {
+                throw ApiFailures.fromResponse(response, body, verb, resource, display, scope, custom);
+            }
+            return body;
+        } catch (IOException e) {
+            throw ApiFailures.fromException(e, request.url(), verb, display);
+        } finally {
+            inFlight = null;
+        }
+    }
+
+    private static String readQuietly(Response response) throws IOException {
+        ResponseBody body = response.body();
+        return body == null ? "" : body.string();
+    }
+
+    private Request get(String path, List<Pair> query) throws ApiFailure {
+        Map<String, String> headers = new HashMap<>();
+        headers.put("Accept", "application/json");
+        try {
+            return client.buildRequest(client.getBasePath(), path, "GET", query, List.of(), null, headers,
+                    new HashMap<>(), new HashMap<>(), AUTH, null);
+        } catch (ApiException e) {
+            throw new ApiFailure(0, "cannot build a request for " + path + ": " + e.getMessage(), null, e);
+        }
+    }
+
+    private void addSelectors(List<Pair> query) {
+        addIfPresent(query, "labelSelector", scope.labelSelector());
+        addIfPresent(query, "fieldSelector", scope.fieldSelector());
+    }
+
+    private static void addIfPresent(List<Pair> query, String name, String value) {
+        if (value != null && !value.isEmpty()) {
+            query.add(new Pair(name, value));
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.watchkeeper.watch.http;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.TypeAdapter;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+
+/**
+ * Decodes one object of a list or watch event from its JSON tree into the watcher's type, or says why it cannot:
+ * a poison object becomes a description (namespace/name/rv), never an exception that stalls the watcher.
+ */
+final class ObjectDecoder<T extends KubernetesObject> {
+
+    /** The object, or {@code problem} naming what could not be decoded. */
+    record Decoded<T>(T object, String problem, String resourceVersion) {
+    }
+
+    private final TypeAdapter<T> adapter;
+    private final boolean dynamic;
+
+    @SuppressWarnings("unchecked")
+    ObjectDecoder(Gson gson, Class<T> type) {
+        this.dynamic = DynamicKubernetesObject.class.isAssignableFrom(type);
+        this.adapter = dynamic ? null : gson.getAdapter(type);
+    }
+
+    @SuppressWarnings("unchecked")
+    Decoded<T> decode(JsonElement element) {
+        String rv = JsonFields.resourceVersion(element);
+        if (element == null || !element.isJsonObject()) {
+            return new Decoded<>(null, "an object that is not a JSON object" + JsonFields.where(element), rv);
+        }
+        T object;
+        try {
+            object = dynamic
+                    ? (T) new DynamicKubernetesObject((JsonObject) element)
+                    : adapter.fromJsonTree(element);
+        } catch (RuntimeException e) {
+            return new Decoded<>(null, "an object that does not decode (" + e.getClass().getSimpleName() + ")"
+                    + JsonFields.where(element), rv);
+        }
+        if (object == null || object.getMetadata() == null || object.getMetadata().getName() == null) {
+            return new Decoded<>(null, "an object without metadata.name" + JsonFields.where(element), rv);
+        }
+        return new Decoded<>(object, null, object.getMetadata().getResourceVersion());
+    }
+}

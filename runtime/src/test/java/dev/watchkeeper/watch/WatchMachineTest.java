@@ -1,0 +1,175 @@
+package dev.watchkeeper.watch;
+
+import static dev.watchkeeper.watch.ScriptedWatchApi.added;
+import static dev.watchkeeper.watch.ScriptedWatchApi.cm;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Transitions of the pure state machine, one step at a time, without threads or HTTP. */
+class WatchMachineTest {
+
+    private final ScriptedWatchApi api = new ScriptedWatchApi();
+    private final MutableClock clock = new MutableClock();
+    private final List<String> outcomes = new ArrayList<>();
+
+    @Test
+    void paginatesTheInitialListBeforeWatching() {
+        api.page("c1", null, cm("a", "1")).page(null, "3", cm("b", "2")).stream(added("c", "4"));
+
+        List<String> events = run(machine(InitialListStrategy.LIST_WATCH), 5);
+
+        assertThat(events).containsExactly("Init", "InitApply(a)", "InitApply(b)", "InitDone", "Apply(c)");
+        assertThat(api.calls).containsExactly("list ", "list c1", "watch 3");
+    }
+
+    @Test
+    void watchStartGoneRelistsAtOnceButASecondGoneWithoutEventsBacksOff() {
+        api.page(null, "3").fail(410).page(null, "4").fail(410);
+
+        run(machine(InitialListStrategy.LIST_WATCH), 6);
+
+        assertThat(outcomes).containsExactly("CONTINUE", "PROGRESS", "CONTINUE", "CONTINUE", "PROGRESS", "BACK_OFF");
+    }
+
+    @Test
+    void aWatchThatEndsAtOnceWithoutEventsBacksOffButANormalTimeoutRewatchesAtOnce() {
+        api.page(null, "3").stream().stream(added("a", "5"));
+        WatchMachine<V1ConfigMap> machine = machine(InitialListStrategy.LIST_WATCH);
+        WatchState<V1ConfigMap> state = new WatchState.Empty<>();
+        for (int i = 0; i < 3; i++) {
+            state = machine.step(state).next();
+        }
+        Step<V1ConfigMap> shortWatch = machine.step(state);
+        assertThat(shortWatch.outcome()).isEqualTo(Step.Outcome.BACK_OFF);
+        assertThat(shortWatch.error().message()).contains("ended after 0ms without any event");
+        assertThat(shortWatch.next()).isEqualTo(new WatchState.InitListed<V1ConfigMap>("3"));
+
+        state = machine.step(shortWatch.next()).next();
+        assertThat(machine.step(state).events()).hasSize(1);
+    }
+
+    @Test
+    void aBrokenStreamResumesFromTheLastVersionWithoutRelisting() {
+        api.page(null, "3").stream(added("a", "7"), new IOException("connection reset"));
+
+        WatchMachine<V1ConfigMap> machine = machine(InitialListStrategy.LIST_WATCH);
+        WatchState<V1ConfigMap> state = new WatchState.Empty<>();
+        Step<V1ConfigMap> step = null;
+        for (int i = 0; i < 5; i++) {
+            step = machine.step(state);
+            state = step.next();
+        }
+
+        assertThat(step.outcome()).isEqualTo(Step.Outcome.BACK_OFF);
+        assertThat(step.error().kind()).isEqualTo(ErrorKind.WATCH_FAILED);
+        assertThat(step.error().message()).contains("connection reset");
+        assertThat(state).isEqualTo(new WatchState.InitListed<V1ConfigMap>("7"));
+    }
+
+    @Test
+    void streamingEmitsInitAndEndsTheInitialPhaseAtTheBookmark() {
+        api.stream(added("a", "1"), new WireEvent.Bookmark<>("2", true), added("b", "3"));
+
+        List<String> events = run(machine(InitialListStrategy.STREAMING), 5);
+
+        assertThat(events).containsExactly("Init", "InitApply(a)", "InitDone", "Apply(b)");
+        assertThat(api.calls).containsExactly("watch null initial");
+    }
+
+    @Test
+    void autoFallsBackToListWatchWhenTheServerRejectsStreaming() {
+        api.fail(400).page(null, "3");
+        WatchMachine<V1ConfigMap> machine = machine(InitialListStrategy.AUTO);
+
+        List<String> events = run(machine, 4);
+
+        assertThat(events).containsExactly("Init", "Error(WatchStartFailed 400)", "Init", "InitDone");
+        assertThat(outcomes).doesNotContain("BACK_OFF");
+        assertThat(machine.isStreaming()).isFalse();
+    }
+
+    @Test
+    void aPageWithoutResourceVersionOrContinueTokenIsAnError() {
+        api.page(null, null, cm("a", "1"));
+
+        List<String> events = run(machine(InitialListStrategy.LIST_WATCH), 2);
+
+        assertThat(events).containsExactly("Init", "InitApply(a)", "Error(NoResourceVersion)");
+        assertThat(outcomes).last().isEqualTo("BACK_OFF");
+    }
+
+    @Test
+    void anExpiredContinueTokenRelistsFromPageOneAtOnce() {
+        api.page("c1", null, cm("a", "1")).fail(410).page(null, "5");
+
+        List<String> events = run(machine(InitialListStrategy.LIST_WATCH), 5);
+
+        assertThat(events).containsExactly("Init", "InitApply(a)", "Error(InitialListFailed 410)", "Init",
+                "InitDone");
+        assertThat(api.calls).containsExactly("list ", "list c1", "list ");
+    }
+
+    private WatchMachine<V1ConfigMap> machine(InitialListStrategy strategy) {
+        return new WatchMachine<>(api, WatchOptions.defaults().withInitialList(strategy), clock);
+    }
+
+    private List<String> run(WatchMachine<V1ConfigMap> machine, int steps) {
+        List<String> events = new ArrayList<>();
+        WatchState<V1ConfigMap> state = new WatchState.Empty<>();
+        for (int i = 0; i < steps; i++) {
+            Step<V1ConfigMap> step = machine.step(state);
+            outcomes.add(step.outcome().name());
+            step.events().forEach(e -> events.add(describe(e)));
+            state = step.next();
+        }
+        return events;
+    }
+
+    private static String describe(WatchEvent<V1ConfigMap> event) {
+        if (event instanceof WatchEvent.InitApply<V1ConfigMap> e) {
+            return "InitApply(" + e.object().getMetadata().getName() + ")";
+        }
+        if (event instanceof WatchEvent.Apply<V1ConfigMap> e) {
+            return "Apply(" + e.object().getMetadata().getName() + ")";
+        }
+        if (event instanceof WatchEvent.Delete<V1ConfigMap> e) {
+            return "Delete(" + e.object().getMetadata().getName() + ")";
+        }
+        if (event instanceof WatchEvent.Failure<V1ConfigMap> e) {
+            return e.error().label();
+        }
+        return event.getClass().getSimpleName();
+    }
+
+    static final class MutableClock extends Clock {
+        Instant now = Instant.parse("2026-01-01T00:00:00Z");
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+    }
+}
