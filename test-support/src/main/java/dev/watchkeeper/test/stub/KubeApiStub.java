@@ -273,6 +273,14 @@ public final class KubeApiStub implements AutoCloseable {
         }
     }
 
+    /**
+     * Ends every watch response being streamed or held open, cleanly (as when an API server restarts or a
+     * server-side timeout fires), keeping scripts and requests: the next calls take the next steps.
+     */
+    public void endOpenStreams() {
+        streams.releaseAll();
+    }
+
     /** How many watch responses are being streamed or held open right now. */
     public int openStreams() {
         return streams.openCount();

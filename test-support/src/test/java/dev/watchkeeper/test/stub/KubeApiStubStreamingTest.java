@@ -111,6 +111,22 @@ class KubeApiStubStreamingTest {
     }
 
     @Test
+    void endOpenStreamsKeepsTheScript() {
+        stub.on(PATH).watch(events(added(cm("a", "1"))).thenStayOpen()).watch(events(added(cm("b", "2"))));
+
+        assertTimeoutPreemptively(LIMIT, () -> {
+            BufferedReader first = reader(watch());
+            assertThat(first.readLine()).contains("\"name\":\"a\"");
+
+            stub.endOpenStreams();
+
+            assertThat(first.readLine()).isNull();
+            assertThat(reader(watch()).readLine()).contains("\"name\":\"b\"");
+            stub.assertScriptConsumed();
+        });
+    }
+
+    @Test
     void closeEndsOpenStreams() {
         stub.on(PATH).watch(events(added(cm("a", "1"))).thenStayOpen());
 
@@ -127,14 +143,19 @@ class KubeApiStubStreamingTest {
 
     @Test
     void closeLeavesNoServerThreads() {
-        stub.on(PATH).watch(events(added(cm("a", "1"))).thenStayOpen());
+        stub.close();
+        java.util.Set<Thread> before = Thread.getAllStackTraces().keySet();
+        KubeApiStub own = new KubeApiStub().start();
+        own.on(PATH).watch(events(added(cm("a", "1"))).thenStayOpen());
         assertTimeoutPreemptively(LIMIT, () -> {
-            reader(watch()).readLine();
+            HttpRequest request = HttpRequest.newBuilder(URI.create(own.url() + PATH + "?watch=true")).build();
+            reader(http.send(request, HttpResponse.BodyHandlers.ofInputStream())).readLine();
 
-            stub.close();
+            own.close();
 
             org.awaitility.Awaitility.await().atMost(LIMIT).until(() -> Thread.getAllStackTraces().keySet().stream()
-                    .noneMatch(t -> t.isAlive() && t.getName().startsWith("qtp")));
+                    .filter(t -> !before.contains(t) && t.isAlive())
+                    .noneMatch(t -> t.getName().startsWith("qtp") || t.getName().contains("WireMock")));
         });
     }
 
