@@ -1,6 +1,7 @@
 package dev.watchkeeper.test.apiserver;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -70,7 +71,7 @@ public final class LabelSelector {
         Matcher set = SET.matcher(term);
         if (set.matches()) {
             String key = set.group(1);
-            Set<String> values = Set.copyOf(List.of(set.group(3).trim().split("\\s*,\\s*")));
+            Set<String> values = new HashSet<>(List.of(set.group(3).trim().split("\\s*,\\s*")));
             return set.group(2).equals("in")
                     ? labels -> values.contains(labels.get(key))
                     : labels -> !values.contains(labels.get(key));

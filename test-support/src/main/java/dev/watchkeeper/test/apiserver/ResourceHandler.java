@@ -148,7 +148,7 @@ final class ResourceHandler {
             return current -> MergePatch.apply(current, patch, strategic).getAsJsonObject();
         }
         throw new StatusException(StatusException.Reason.UNSUPPORTED_MEDIA_TYPE,
-                "the body of the request was in an unknown format - accepted media types include: "
+                "the body of the request was in an unknown format (" + contentType + ") - accepted media types include: "
                         + "application/json-patch+json, application/merge-patch+json, "
                         + "application/strategic-merge-patch+json");
     }
