@@ -121,8 +121,10 @@ public final class InMemoryApiServer implements AutoCloseable {
         executor.shutdown();
         try {
             if (!executor.awaitTermination(5, TimeUnit.SECONDS)) {
+                log.warn("request threads still busy 5 s after close; interrupting them");
                 executor.shutdownNow();
             }
+            timer.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             executor.shutdownNow();
             Thread.currentThread().interrupt();
