@@ -139,4 +139,5 @@ class FaultInjectionTest {
         server.close();
         assertThat(Thread.getAllStackTraces().keySet())
                 .noneMatch(t -> t.isAlive() && t.getName().startsWith("kube-api-fake-"));
+    }
 }
