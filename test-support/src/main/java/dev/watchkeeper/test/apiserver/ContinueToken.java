@@ -23,12 +23,21 @@ record ContinueToken(long resourceVersion, ObjectKey lastKey) {
      * @throws StatusException 400 when it is not one of ours
      */
     static ContinueToken decode(String token) {
+        JsonObject json;
         try {
-            JsonObject json = Json.parseObject(new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8));
-            return new ContinueToken(json.get("rv").getAsLong(),
-                    new ObjectKey(json.get("ns").getAsString(), json.get("name").getAsString()));
-        } catch (IllegalArgumentException | IllegalStateException | NullPointerException | StatusException e) {
+            json = Json.parseObject(new String(Base64.getUrlDecoder().decode(token), StandardCharsets.UTF_8));
+        } catch (IllegalArgumentException | StatusException e) {
             throw Statuses.badRequest("invalid continue token: " + e.getMessage());
+        }
+        String namespace = Json.string(json, "ns");
+        String name = Json.string(json, "name");
+        if (!json.has("rv") || !json.get("rv").isJsonPrimitive() || namespace == null || name == null) {
+            throw Statuses.badRequest("invalid continue token: " + token);
+        }
+        try {
+            return new ContinueToken(json.get("rv").getAsLong(), new ObjectKey(namespace, name));
+        } catch (NumberFormatException e) {
+            throw Statuses.badRequest("invalid continue token: " + token);
         }
     }
 }

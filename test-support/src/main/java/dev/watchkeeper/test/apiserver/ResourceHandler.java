@@ -75,8 +75,13 @@ final class ResourceHandler {
     private JsonObject list(HttpCall call, ApiResource resource, ResourcePath path) {
         WatchFilter filter = filter(call, path);
         ObjectStore store = operations.store();
-        if ("Exact".equals(call.param("resourceVersionMatch")) && call.longParam("resourceVersion") < store.horizon()) {
-            throw Statuses.tooOldResourceVersion(call.longParam("resourceVersion"), store.horizon());
+        if ("Exact".equals(call.param("resourceVersionMatch"))) {
+            if (call.param("resourceVersion") == null) {
+                throw Statuses.badRequest("resourceVersionMatch=Exact requires a resourceVersion");
+            }
+            if (call.longParam("resourceVersion") < store.horizon()) {
+                throw Statuses.tooOldResourceVersion(call.longParam("resourceVersion"), store.horizon());
+            }
         }
         ObjectStore.Snapshot snapshot = store.list(resource, path.namespace());
         long listVersion = snapshot.resourceVersion();
