@@ -1,0 +1,32 @@
+package dev.watchkeeper.autoconfigure.endpoint;
+
+import dev.watchkeeper.controller.ControllerSnapshot;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One reconciler in {@code /actuator/watchkeeper}.
+ *
+ * @param name              the reconciler's name
+ * @param primaryWatcher    the watcher of its primary resource
+ * @param secondaryWatchers watchers of owned and other watched resources
+ * @param ready             every store synced, so reconciles run
+ * @param queueDepth        keys waiting
+ * @param inFlight          reconciles running
+ * @param concurrency       most reconciles at once
+ * @param lastReconcileAt   when the latest reconcile finished
+ * @param lastResult        {@code done}, {@code requeue}, {@code error} or {@code terminal}
+ * @param failingKeys       failing keys (capped) with attempts, next retry and last error
+ * @param failingKeysTotal  failing keys in all
+ * @param counts            totals since start
+ */
+public record ReconcilerDescriptor(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
+        int queueDepth, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
+        List<ControllerSnapshot.FailingKey> failingKeys, int failingKeysTotal, ControllerSnapshot.Counts counts) {
+
+    static ReconcilerDescriptor of(ControllerSnapshot s) {
+        return new ReconcilerDescriptor(s.name(), s.primaryWatcher(), s.secondaryWatchers(), s.ready(),
+                s.queueDepth(), s.inFlight(), s.concurrency(), s.lastReconcileAt(), s.lastResult(), s.failingKeys(),
+                s.failingKeysTotal(), s.counts());
+    }
+}

@@ -1,0 +1,53 @@
+package dev.watchkeeper.autoconfigure.endpoint;
+
+import dev.watchkeeper.watch.WatchError;
+import dev.watchkeeper.watch.WatcherSnapshot;
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * One watcher in {@code /actuator/watchkeeper}.
+ *
+ * @param name                the watcher's name
+ * @param resource            e.g. {@code v1/configmaps}
+ * @param namespace           the namespace, or {@code null} for all
+ * @param labelSelector       label selector or {@code null}
+ * @param fieldSelector       field selector or {@code null}
+ * @param phase               {@code STARTING}, {@code LISTING}, {@code WATCHING}, {@code BACKING_OFF} or {@code STOPPED}
+ * @param synced              initial list complete and no relist pending
+ * @param objects             objects cached
+ * @param resourceVersion     last resourceVersion seen
+ * @param consecutiveFailures failures since the last progress
+ * @param currentDelay        the current backoff wait while backing off
+ * @param nextAttemptAt       when the next attempt is due while backing off
+ * @param lastError           the latest error
+ * @param backoff             the backoff policy's parameters
+ * @param counts              totals since start
+ */
+public record WatcherDescriptor(String name, String resource, String namespace, String labelSelector,
+        String fieldSelector, String phase, boolean synced, int objects, String resourceVersion,
+        int consecutiveFailures, Duration currentDelay, Instant nextAttemptAt, ErrorDescriptor lastError,
+        BackoffDescriptor backoff, WatcherSnapshot.Counts counts) {
+
+    static WatcherDescriptor of(WatcherSnapshot s, BackoffDescriptor backoff) {
+        return new WatcherDescriptor(s.name(), s.resource(), s.namespace(), s.labelSelector(), s.fieldSelector(),
+                s.phase().name(), s.synced(), s.objects(), s.resourceVersion(), s.consecutiveFailures(),
+                s.currentDelay(), s.nextAttemptAt(), ErrorDescriptor.of(s.lastError()), backoff, s.counts());
+    }
+
+    /**
+     * The latest error of a watcher.
+     *
+     * @param kind    e.g. {@code InitialListFailed}
+     * @param code    HTTP code, 0 for none
+     * @param message what happened and what to do
+     * @param at      when
+     */
+    public record ErrorDescriptor(String kind, int code, String message, Instant at) {
+
+        static ErrorDescriptor of(WatchError error) {
+            return error == null ? null
+                    : new ErrorDescriptor(error.kind().label(), error.code(), error.message(), error.at());
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package dev.watchkeeper.autoconfigure.endpoint;
+
+import dev.watchkeeper.controller.Controller;
+import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.registry.WatchkeeperSettings;
+import dev.watchkeeper.watch.Watcher;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.lang.Nullable;
+
+/**
+ * {@code /actuator/watchkeeper}: every watcher's and reconciler's published state, one by name, and "retry now".
+ * Holds no logic: it maps the registry's snapshots to descriptor records. Shows no object contents or credentials.
+ */
+@Endpoint(id = "watchkeeper")
+public class WatchkeeperEndpoint {
+
+    private final WatchkeeperRegistry registry;
+    private final WatchkeeperSettings settings;
+
+    public WatchkeeperEndpoint(WatchkeeperRegistry registry, WatchkeeperSettings settings) {
+        this.registry = registry;
+        this.settings = settings;
+    }
+
+    /** Every watcher and reconciler, by name. */
+    @ReadOperation
+    public WatchkeeperDescriptor watchkeeper() {
+        List<WatcherDescriptor> watchers = registry.watchers().stream()
+                .sorted(Comparator.comparing(Watcher::name))
+                .map(this::describe).toList();
+        List<ReconcilerDescriptor> reconcilers = registry.controllers().stream()
+                .sorted(Comparator.comparing(Controller::name))
+                .map(controller -> ReconcilerDescriptor.of(controller.snapshot())).toList();
+        return new WatchkeeperDescriptor(watchers, reconcilers);
+    }
+
+    /** One watcher or reconciler; 404 when there is none of that name. */
+    @ReadOperation
+    @Nullable
+    public Object watchkeeperItem(@Selector String name) {
+        Optional<Watcher<?>> watcher = registry.watcher(name);
+        if (watcher.isPresent()) {
+            return describe(watcher.get());
+        }
+        return registry.controller(name).map(c -> ReconcilerDescriptor.of(c.snapshot())).orElse(null);
+    }
+
+    /**
+     * Retry now: a watcher ends its backoff wait and starts its backoff over (for after an RBAC or CRD fix); a
+     * reconciler retries its failing keys at once. 404 when there is none of that name.
+     */
+    @WriteOperation
+    @Nullable
+    public RetryDescriptor retryNow(@Selector String name) {
+        Optional<Watcher<?>> watcher = registry.watcher(name);
+        if (watcher.isPresent()) {
+            watcher.get().retryNow();
+            return new RetryDescriptor(name, "watcher", "backoff reset; retrying now");
+        }
+        Optional<Controller<?>> controller = registry.controller(name);
+        if (controller.isPresent()) {
+            int failing = controller.get().snapshot().failingKeysTotal();
+            controller.get().retryFailingNow();
+            return new RetryDescriptor(name, "reconciler", "retrying " + failing + " failing keys now");
+        }
+        return null;
+    }
+
+    private WatcherDescriptor describe(Watcher<?> watcher) {
+        return WatcherDescriptor.of(watcher.snapshot(), settings.watcherBackOffPolicy(watcher.name()) == null
+                ? BackoffDescriptor.of(settings.watcherBackOff(watcher.name()))
+                : BackoffDescriptor.custom(watcher.snapshot().backOff()));
+    }
+
+    /**
+     * The endpoint's whole answer.
+     *
+     * @param watchers    every watcher
+     * @param reconcilers every reconciler
+     */
+    public record WatchkeeperDescriptor(List<WatcherDescriptor> watchers, List<ReconcilerDescriptor> reconcilers) {
+    }
+
+    /**
+     * The answer to retry-now.
+     *
+     * @param name   the watcher or reconciler
+     * @param type   {@code watcher} or {@code reconciler}
+     * @param action what was done
+     */
+    public record RetryDescriptor(String name, String type, String action) {
+    }
+}

@@ -1,0 +1,92 @@
+package dev.watchkeeper.autoconfigure.metrics;
+
+import dev.watchkeeper.controller.Controller;
+import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.watch.WatchEvent;
+import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.WatcherSnapshot;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.TimeGauge;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+
+/**
+ * Micrometer meters of every watcher (tag {@code watcher}) and reconciler (tag {@code reconciler}), bound once all
+ * singletons, and so every {@code @Reconciler}, are registered. Gauges read the published snapshots; event and
+ * error counters are fed by a listener on each watcher. The reconcile timer {@code watchkeeper.reconcile} comes
+ * from the reconcile {@code Observation} (see {@link ObservationReconcileObserver}).
+ */
+public class WatchkeeperMetrics implements SmartInitializingSingleton {
+
+    private final WatchkeeperRegistry registry;
+    private final MeterRegistry meters;
+
+    public WatchkeeperMetrics(WatchkeeperRegistry registry, MeterRegistry meters) {
+        this.registry = registry;
+        this.meters = meters;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        registry.watchers().forEach(this::bind);
+        registry.controllers().forEach(this::bind);
+    }
+
+    private void bind(Watcher<?> watcher) {
+        String name = watcher.name();
+        Counter initApply = events(name, "init_apply");
+        Counter apply = events(name, "apply");
+        Counter delete = events(name, "delete");
+        watcher.addListener(event -> {
+            if (event instanceof WatchEvent.InitApply<?>) {
+                initApply.increment();
+            } else if (event instanceof WatchEvent.Apply<?>) {
+                apply.increment();
+            } else if (event instanceof WatchEvent.Delete<?>) {
+                delete.increment();
+            } else if (event instanceof WatchEvent.Failure<?> failure) {
+                Counter.builder("watchkeeper.watcher.errors").description("Watcher errors by kind")
+                        .tag("watcher", name).tag("kind", failure.error().kind().label())
+                        .register(meters).increment();
+            }
+        });
+        FunctionCounter.builder("watchkeeper.watcher.relists", watcher, w -> w.snapshot().counts().relists())
+                .description("Lists after the first").tag("watcher", name).register(meters);
+        TimeGauge.builder("watchkeeper.watcher.backoff.delay", watcher, TimeUnit.MILLISECONDS,
+                w -> delayMillis(w.snapshot())).description("The current backoff wait, 0 when not backing off")
+                .tag("watcher", name).register(meters);
+        Gauge.builder("watchkeeper.watcher.objects", watcher, w -> w.snapshot().objects())
+                .description("Objects in the watcher's store").tag("watcher", name).register(meters);
+        Gauge.builder("watchkeeper.watcher.synced", watcher, w -> w.snapshot().synced() ? 1 : 0)
+                .description("1 when the initial list is done and no relist is pending").tag("watcher", name)
+                .register(meters);
+        Gauge.builder("watchkeeper.watcher.failures", watcher, w -> w.snapshot().consecutiveFailures())
+                .description("Consecutive failures since the last progress").tag("watcher", name).register(meters);
+    }
+
+    private Counter events(String watcher, String type) {
+        return Counter.builder("watchkeeper.watcher.events").description("Objects received by event type")
+                .tag("watcher", watcher).tag("type", type).register(meters);
+    }
+
+    private void bind(Controller<?> controller) {
+        String name = controller.name();
+        Gauge.builder("watchkeeper.reconcile.queue.depth", controller, c -> c.snapshot().queueDepth())
+                .description("Keys waiting to be reconciled").tag("reconciler", name).register(meters);
+        Gauge.builder("watchkeeper.reconcile.active", controller, c -> c.snapshot().inFlight())
+                .description("Reconciles running now").tag("reconciler", name).register(meters);
+        FunctionCounter.builder("watchkeeper.reconcile.retries", controller, c -> c.snapshot().counts().retries())
+                .description("Reconciles that retried an error").tag("reconciler", name).register(meters);
+        Gauge.builder("watchkeeper.reconcile.failing.keys", controller, c -> c.snapshot().failingKeysTotal())
+                .description("Keys whose latest reconcile failed").tag("reconciler", name).register(meters);
+    }
+
+    private static double delayMillis(WatcherSnapshot snapshot) {
+        Duration delay = snapshot.currentDelay();
+        return delay == null ? 0 : delay.toMillis();
+    }
+}

@@ -1,0 +1,72 @@
+package dev.watchkeeper.test.apiserver;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Optional;
+
+/** The front door: records each request, applies injected faults, then routes to discovery or resources. */
+final class ApiHttpHandler implements HttpHandler {
+
+    private static final Logger log = LoggerFactory.getLogger(ApiHttpHandler.class);
+
+    private final Faults faults;
+    private final DiscoveryHandler discovery;
+    private final ResourceHandler resources;
+
+    ApiHttpHandler(Faults faults, DiscoveryHandler discovery, ResourceHandler resources) {
+        this.faults = faults;
+        this.discovery = discovery;
+        this.resources = resources;
+    }
+
+    @Override
+    public void handle(HttpExchange exchange) {
+        HttpCall call = new HttpCall(exchange);
+        try {
+            Optional<ResourcePath> path = ResourcePath.parse(call.path());
+            faults.record(new RecordedRequest(call.method(), call.path(), call.decodedQuery(),
+                    path.map(ResourcePath::plural).orElse(null)));
+            serve(call, path);
+        } catch (IOException e) {
+            log.debug("{} {}: the client went away ({})", call.method(), call.path(), e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            log.debug("{} {}: interrupted while delaying the response", call.method(), call.path());
+        } finally {
+            exchange.close();
+        }
+    }
+
+    private void serve(HttpCall call, Optional<ResourcePath> path) throws IOException, InterruptedException {
+        try {
+            Duration delay = faults.delay();
+            if (!delay.isZero()) {
+                Thread.sleep(delay.toMillis());
+            }
+            if (faults.inOutage()) {
+                throw Statuses.serviceUnavailable();
+            }
+            Duration retryAfter = faults.takeThrottled();
+            if (retryAfter != null) {
+                long seconds = Math.max(1, retryAfter.toSeconds());
+                call.exchange().getResponseHeaders().set("Retry-After", Long.toString(seconds));
+                throw Statuses.tooManyRequests(seconds);
+            }
+            if (path.isPresent()) {
+                resources.handle(call, path.get());
+            } else {
+                discovery.handle(call);
+            }
+        } catch (StatusException e) {
+            call.respond(e);
+        } catch (RuntimeException e) {
+            log.error("{} {} failed", call.method(), call.path(), e);
+            call.respond(Statuses.internalError(e.toString()));
+        }
+    }
+}

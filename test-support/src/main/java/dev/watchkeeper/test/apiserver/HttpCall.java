@@ -1,0 +1,119 @@
+package dev.watchkeeper.test.apiserver;
+
+import com.google.gson.JsonElement;
+import com.sun.net.httpserver.HttpExchange;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** One HTTP exchange with its decoded query parameters and JSON answers. */
+final class HttpCall {
+
+    private final HttpExchange exchange;
+    private final Map<String, String> query = new LinkedHashMap<>();
+    private final String decodedQuery;
+
+    HttpCall(HttpExchange exchange) {
+        this.exchange = exchange;
+        String raw = exchange.getRequestURI().getRawQuery();
+        StringBuilder decoded = new StringBuilder();
+        if (raw != null && !raw.isEmpty()) {
+            for (String pair : raw.split("&")) {
+                int eq = pair.indexOf('=');
+                String key = decode(eq < 0 ? pair : pair.substring(0, eq));
+                String value = eq < 0 ? "" : decode(pair.substring(eq + 1));
+                query.put(key, value);
+                decoded.append(decoded.length() == 0 ? "" : "&").append(key).append('=').append(value);
+            }
+        }
+        this.decodedQuery = decoded.toString();
+    }
+
+    HttpExchange exchange() {
+        return exchange;
+    }
+
+    String method() {
+        return exchange.getRequestMethod();
+    }
+
+    String path() {
+        return exchange.getRequestURI().getPath();
+    }
+
+    String decodedQuery() {
+        return decodedQuery;
+    }
+
+    /** A query parameter, {@code null} when absent or empty. */
+    String param(String name) {
+        String value = query.get(name);
+        return value == null || value.isEmpty() ? null : value;
+    }
+
+    /** Whether a boolean query parameter is {@code true} or {@code 1}. */
+    boolean flag(String name) {
+        String value = query.get(name);
+        return "true".equals(value) || "1".equals(value);
+    }
+
+    /**
+     * A non-negative integer query parameter, or {@code 0} when absent.
+     *
+     * @throws StatusException 400 when not a number
+     */
+    long longParam(String name) {
+        String value = param(name);
+        if (value == null) {
+            return 0;
+        }
+        try {
+            long parsed = Long.parseLong(value);
+            if (parsed >= 0) {
+                return parsed;
+            }
+        } catch (NumberFormatException e) {
+            throw Statuses.badRequest("invalid " + name + " \"" + value + "\": not a number");
+        }
+        throw Statuses.badRequest("invalid " + name + " \"" + value + "\": must not be negative");
+    }
+
+    String contentType() {
+        String type = exchange.getRequestHeaders().getFirst("Content-Type");
+        return type == null ? "" : type;
+    }
+
+    String body() throws IOException {
+        return new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+    }
+
+    void respond(int code, JsonElement body) throws IOException {
+        byte[] bytes = Json.GSON.toJson(body).getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(code, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    void respond(StatusException status) throws IOException {
+        respond(status.code(), status.toStatus());
+    }
+
+    void respondText(int code, String text) throws IOException {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+        exchange.sendResponseHeaders(code, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    private static String decode(String value) {
+        return URLDecoder.decode(value, StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,269 @@
+package dev.watchkeeper.test.apiserver;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.UnaryOperator;
+
+/**
+ * Objects by resource, namespace and name, the global resourceVersion, the {@link EventLog} and the open watches.
+ * One lock orders every change, so a watch sees each change exactly once and in resourceVersion order.
+ */
+final class ObjectStore {
+
+    private final Object lock = new Object();
+    private final Map<String, TreeMap<ObjectKey, JsonObject>> objects = new HashMap<>();
+    private final Set<WatchSink> watches = new HashSet<>();
+    private final EventLog log;
+    private long resourceVersion;
+
+    ObjectStore(int historyCapacity, long initialResourceVersion) {
+        this.log = new EventLog(historyCapacity, initialResourceVersion);
+        this.resourceVersion = initialResourceVersion;
+    }
+
+    long resourceVersion() {
+        synchronized (lock) {
+            return resourceVersion;
+        }
+    }
+
+    long horizon() {
+        synchronized (lock) {
+            return log.horizon();
+        }
+    }
+
+    Optional<JsonObject> get(ApiResource resource, ObjectKey key) {
+        synchronized (lock) {
+            return Optional.ofNullable(table(resource).get(key));
+        }
+    }
+
+    /** A consistent list of one resource, in one namespace or all ({@code null}), sorted by namespace and name. */
+    Snapshot list(ApiResource resource, String namespace) {
+        synchronized (lock) {
+            List<JsonObject> items = new ArrayList<>();
+            table(resource).forEach((key, object) -> {
+                if (namespace == null || namespace.equals(key.namespace())) {
+                    items.add(object);
+                }
+            });
+            return new Snapshot(resourceVersion, items);
+        }
+    }
+
+    /**
+     * Stores a new object, stamping uid, creationTimestamp, resourceVersion and generation.
+     *
+     * @throws StatusException 409 AlreadyExists
+     */
+    JsonObject create(ApiResource resource, ObjectKey key, JsonObject object) {
+        synchronized (lock) {
+            TreeMap<ObjectKey, JsonObject> table = table(resource);
+            if (table.containsKey(key)) {
+                throw Statuses.alreadyExists(resource.plural(), key.name());
+            }
+            JsonObject stored = object.deepCopy();
+            JsonObject metadata = Json.ensureObject(stored, "metadata");
+            metadata.addProperty("uid", UUID.randomUUID().toString());
+            metadata.addProperty("creationTimestamp", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+            metadata.addProperty("generation", 1);
+            metadata.addProperty("resourceVersion", Long.toString(++resourceVersion));
+            table.put(key, stored);
+            publish(new StoredEvent(resourceVersion, "ADDED", resource.groupResource(), stored, null));
+            return stored;
+        }
+    }
+
+    /**
+     * Replaces an object with {@code change(current)}, the way an update or patch does.
+     *
+     * @param statusOnly {@code true} for the status subresource: only {@code .status} is taken from the change
+     * @throws StatusException 404 NotFound, 409 Conflict when the change carries a stale resourceVersion
+     */
+    JsonObject update(ApiResource resource, ObjectKey key, UnaryOperator<JsonObject> change, boolean statusOnly) {
+        synchronized (lock) {
+            TreeMap<ObjectKey, JsonObject> table = table(resource);
+            JsonObject current = table.get(key);
+            if (current == null) {
+                throw Statuses.notFound(resource.plural(), key.name());
+            }
+            JsonObject candidate = change.apply(current.deepCopy());
+            JsonObject candidateMetadata = Json.object(candidate, "metadata");
+            JsonObject currentMetadata = Json.object(current, "metadata");
+            String sentVersion = Json.string(candidateMetadata, "resourceVersion");
+            if (sentVersion != null && !sentVersion.isEmpty()
+                    && !sentVersion.equals(Json.string(currentMetadata, "resourceVersion"))) {
+                throw Statuses.conflict(resource.plural(), key.name());
+            }
+            JsonObject next = statusOnly ? current.deepCopy() : candidate;
+            if (statusOnly || resource.hasStatus()) {
+                copyMember(statusOnly ? candidate : current, next, "status");
+            }
+            JsonObject metadata = statusOnly ? Json.ensureObject(next, "metadata") : candidateMetadata.deepCopy();
+            next.add("metadata", metadata);
+            for (String kept : List.of("uid", "creationTimestamp", "name", "namespace", "resourceVersion")) {
+                copyMember(currentMetadata, metadata, kept);
+            }
+            long generation = currentMetadata.has("generation") ? currentMetadata.get("generation").getAsLong() : 1;
+            boolean specChanged = !Objects.equals(current.get("spec"), next.get("spec"));
+            metadata.addProperty("generation", generation + (specChanged && !statusOnly ? 1 : 0));
+            copyMember(current, next, "apiVersion");
+            copyMember(current, next, "kind");
+            if (next.equals(current)) {
+                return current;
+            }
+            metadata.addProperty("resourceVersion", Long.toString(++resourceVersion));
+            table.put(key, next);
+            publish(new StoredEvent(resourceVersion, "MODIFIED", resource.groupResource(), next, current));
+            return next;
+        }
+    }
+
+    /**
+     * Removes an object; returns its last state carrying the deletion's resourceVersion.
+     *
+     * @param precondition checks the current object first (may throw), e.g. a uid or resourceVersion precondition
+     * @throws StatusException 404 NotFound
+     */
+    JsonObject delete(ApiResource resource, ObjectKey key, UnaryOperator<JsonObject> precondition) {
+        synchronized (lock) {
+            TreeMap<ObjectKey, JsonObject> table = table(resource);
+            JsonObject current = table.get(key);
+            if (current == null) {
+                throw Statuses.notFound(resource.plural(), key.name());
+            }
+            precondition.apply(current);
+            table.remove(key);
+            JsonObject deleted = current.deepCopy();
+            Json.ensureObject(deleted, "metadata").addProperty("resourceVersion", Long.toString(++resourceVersion));
+            publish(new StoredEvent(resourceVersion, "DELETED", resource.groupResource(), deleted, null));
+            return deleted;
+        }
+    }
+
+    /** Forgets every object and the history of a resource, ending its open watches (its CRD was deleted). */
+    void drop(ApiResource resource) {
+        synchronized (lock) {
+            objects.remove(resource.groupResource());
+            log.forget(resource.groupResource());
+            watches.stream().filter(w -> w.groupResource().equals(resource.groupResource())).forEach(WatchSink::end);
+        }
+    }
+
+    /**
+     * Registers a watch and returns what it must send first: the history after {@code since}, or, when
+     * {@code since} is {@code null}, a synthetic ADDED for every current object.
+     *
+     * @throws StatusException 410 Expired when {@code since} is older than the retained history
+     */
+    Subscription subscribe(WatchSink sink, Long since) {
+        synchronized (lock) {
+            List<StoredEvent> initial;
+            if (since == null) {
+                initial = new ArrayList<>();
+                for (JsonObject object : objects.getOrDefault(sink.groupResource(), new TreeMap<>()).values()) {
+                    initial.add(new StoredEvent(resourceVersion, "ADDED", sink.groupResource(), object, null));
+                }
+            } else {
+                initial = log.since(since, sink.groupResource());
+            }
+            watches.add(sink);
+            return new Subscription(resourceVersion, initial);
+        }
+    }
+
+    void unsubscribe(WatchSink sink) {
+        synchronized (lock) {
+            watches.remove(sink);
+        }
+    }
+
+    /** The resourceVersion a bookmark may carry now, or empty while events are still queued for the sink. */
+    Optional<Long> bookmarkVersion(WatchSink sink) {
+        synchronized (lock) {
+            return sink.idle() ? Optional.of(resourceVersion) : Optional.empty();
+        }
+    }
+
+    /** Drops all history and expires open watches, as an etcd compaction seen by the watch cache would. */
+    void compact() {
+        synchronized (lock) {
+            log.compact(resourceVersion);
+            List.copyOf(watches).forEach(w -> w.expire(log.horizon()));
+        }
+    }
+
+    /** Ends every open watch normally. */
+    void endWatches() {
+        synchronized (lock) {
+            List.copyOf(watches).forEach(WatchSink::end);
+        }
+    }
+
+    int openWatches() {
+        synchronized (lock) {
+            return watches.size();
+        }
+    }
+
+    private void publish(StoredEvent event) {
+        log.append(event);
+        for (WatchSink sink : watches) {
+            if (sink.groupResource().equals(event.groupResource())) {
+                sink.offer(event);
+            }
+        }
+    }
+
+    private TreeMap<ObjectKey, JsonObject> table(ApiResource resource) {
+        return objects.computeIfAbsent(resource.groupResource(), k -> new TreeMap<>());
+    }
+
+    private static void copyMember(JsonObject from, JsonObject to, String member) {
+        JsonElement value = from.get(member);
+        if (value == null) {
+            to.remove(member);
+        } else {
+            to.add(member, value.deepCopy());
+        }
+    }
+
+    /** Objects as of one resourceVersion. */
+    record Snapshot(long resourceVersion, List<JsonObject> items) {
+    }
+
+    /** What a new watch sends first, and the resourceVersion it was registered at. */
+    record Subscription(long resourceVersion, List<StoredEvent> initialEvents) {
+    }
+
+    /** The store's view of an open watch. Its methods are called under the store lock and must not block. */
+    interface WatchSink {
+
+        String groupResource();
+
+        void offer(StoredEvent event);
+
+        /** Whether no event is queued. */
+        boolean idle();
+
+        /** End with a 410 ERROR event: history before {@code horizon} is gone. */
+        void expire(long horizon);
+
+        /** End normally. */
+        void end();
+    }
+}

@@ -1,0 +1,189 @@
+package dev.watchkeeper.test.apiserver;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+
+/** Serves the verbs on a {@link ResourcePath}: list, watch, get, create, update, patch, delete and /status. */
+final class ResourceHandler {
+
+    private final ApiOperations operations;
+    private final Faults faults;
+    private final Duration bookmarkInterval;
+
+    ResourceHandler(ApiOperations operations, Faults faults, Duration bookmarkInterval) {
+        this.operations = operations;
+        this.faults = faults;
+        this.bookmarkInterval = bookmarkInterval;
+    }
+
+    void handle(HttpCall call, ResourcePath path) throws IOException {
+        ApiResource resource = operations.registry().find(path.group(), path.version(), path.plural())
+                .filter(r -> !faults.isHidden(r))
+                .orElseThrow(Statuses::resourceNotFound);
+        boolean collection = path.name() == null;
+        if ((!resource.namespaced() && path.namespace() != null)
+                || (resource.namespaced() && !collection && path.namespace() == null)
+                || (path.subresource() != null && !(path.subresource().equals("status") && resource.hasStatus()))) {
+            throw Statuses.resourceNotFound();
+        }
+        String verb = verb(call, collection);
+        if (faults.isForbidden(resource)) {
+            throw Statuses.forbidden(verb, resource.group(), resource.plural(), path.namespace());
+        }
+        boolean status = path.subresource() != null;
+        switch (verb) {
+            case "watch" -> watch(call, resource, path);
+            case "list" -> call.respond(200, list(call, resource, path));
+            case "create" -> {
+                if (resource.namespaced() && path.namespace() == null) {
+                    throw Statuses.methodNotAllowed(call.method());
+                }
+                call.respond(201, present(resource, operations.create(resource, path.namespace(),
+                        Json.parseObject(call.body()))));
+            }
+            case "deletecollection" -> call.respond(200, deleteCollection(call, resource, path));
+            case "get" -> call.respond(200, present(resource, operations.get(resource, path.namespace(), path.name())
+                    .orElseThrow(() -> Statuses.notFound(resource.plural(), path.name()))));
+            case "update" -> call.respond(200, present(resource, operations.replace(resource, path.namespace(),
+                    path.name(), Json.parseObject(call.body()), status)));
+            case "patch" -> call.respond(200, present(resource, operations.update(resource, path.namespace(),
+                    path.name(), patch(call.contentType(), Json.parse(call.body())), status)));
+            case "delete" -> call.respond(200, present(resource, operations.delete(resource, path.namespace(),
+                    path.name(), preconditions(call.body()))));
+            default -> throw Statuses.methodNotAllowed(call.method());
+        }
+    }
+
+    private static String verb(HttpCall call, boolean collection) {
+        return switch (call.method()) {
+            case "GET" -> collection ? (call.flag("watch") ? "watch" : "list") : "get";
+            case "POST" -> collection ? "create" : "unsupported";
+            case "PUT" -> collection ? "unsupported" : "update";
+            case "PATCH" -> collection ? "unsupported" : "patch";
+            case "DELETE" -> collection ? "deletecollection" : "delete";
+            default -> "unsupported";
+        };
+    }
+
+    private JsonObject list(HttpCall call, ApiResource resource, ResourcePath path) {
+        WatchFilter filter = filter(call, path);
+        ObjectStore store = operations.store();
+        if ("Exact".equals(call.param("resourceVersionMatch"))) {
+            if (call.param("resourceVersion") == null) {
+                throw Statuses.badRequest("resourceVersionMatch=Exact requires a resourceVersion");
+            }
+            if (call.longParam("resourceVersion") < store.horizon()) {
+                throw Statuses.tooOldResourceVersion(call.longParam("resourceVersion"), store.horizon());
+            }
+        }
+        ObjectStore.Snapshot snapshot = store.list(resource, path.namespace());
+        long listVersion = snapshot.resourceVersion();
+        ObjectKey after = null;
+        if (call.param("continue") != null) {
+            ContinueToken token = ContinueToken.decode(call.param("continue"));
+            if (token.resourceVersion() < store.horizon()) {
+                throw Statuses.continueExpired();
+            }
+            listVersion = token.resourceVersion();
+            after = token.lastKey();
+        }
+        List<JsonObject> matching = new ArrayList<>();
+        for (JsonObject item : snapshot.items()) {
+            if (filter.matches(item) && (after == null || keyOf(item).compareTo(after) > 0)) {
+                matching.add(item);
+            }
+        }
+        long limit = call.longParam("limit");
+        JsonObject metadata = new JsonObject();
+        metadata.addProperty("resourceVersion", Long.toString(listVersion));
+        if (limit > 0 && matching.size() > limit) {
+            List<JsonObject> page = matching.subList(0, (int) limit);
+            metadata.addProperty("continue",
+                    new ContinueToken(listVersion, keyOf(page.get(page.size() - 1))).encode());
+            metadata.addProperty("remainingItemCount", matching.size() - limit);
+            matching = page;
+        }
+        return listBody(resource, metadata, matching);
+    }
+
+    private void watch(HttpCall call, ApiResource resource, ResourcePath path) throws IOException {
+        boolean initialEvents = call.flag("sendInitialEvents");
+        boolean bookmarks = call.flag("allowWatchBookmarks");
+        if (initialEvents && !bookmarks) {
+            throw Statuses.badRequest("sendInitialEvents is forbidden for watch unless allowWatchBookmarks=true");
+        }
+        String version = call.param("resourceVersion");
+        Long since = initialEvents || version == null || version.equals("0") ? null : call.longParam("resourceVersion");
+        long timeoutSeconds = call.longParam("timeoutSeconds");
+        WatchStream.Options options = new WatchStream.Options(since, initialEvents, bookmarks,
+                timeoutSeconds > 0 ? Duration.ofSeconds(timeoutSeconds) : null, bookmarkInterval);
+        new WatchStream(operations.store(), resource, filter(call, path), options).run(call.exchange());
+    }
+
+    private JsonObject deleteCollection(HttpCall call, ApiResource resource, ResourcePath path) {
+        WatchFilter filter = filter(call, path);
+        List<JsonObject> deleted = new ArrayList<>();
+        for (JsonObject item : operations.store().list(resource, path.namespace()).items()) {
+            if (filter.matches(item)) {
+                ObjectKey key = keyOf(item);
+                deleted.add(operations.delete(resource, key.namespace(), key.name(), new JsonObject()));
+            }
+        }
+        JsonObject metadata = new JsonObject();
+        metadata.addProperty("resourceVersion", Long.toString(operations.store().resourceVersion()));
+        return listBody(resource, metadata, deleted);
+    }
+
+    private static UnaryOperator<JsonObject> patch(String contentType, JsonElement patch) {
+        if (contentType.startsWith("application/json-patch+json")) {
+            return current -> JsonPatch.apply(current, patch);
+        }
+        boolean strategic = contentType.startsWith("application/strategic-merge-patch+json");
+        if (strategic || contentType.startsWith("application/merge-patch+json")) {
+            if (!patch.isJsonObject()) {
+                throw Statuses.badRequest("a merge patch must be a JSON object");
+            }
+            return current -> MergePatch.apply(current, patch, strategic).getAsJsonObject();
+        }
+        throw new StatusException(StatusException.Reason.UNSUPPORTED_MEDIA_TYPE,
+                "the body of the request was in an unknown format (" + contentType + ") - accepted media types include: "
+                        + "application/json-patch+json, application/merge-patch+json, "
+                        + "application/strategic-merge-patch+json");
+    }
+
+    private static JsonObject preconditions(String body) {
+        return body.isBlank() ? new JsonObject() : Json.object(Json.parseObject(body), "preconditions");
+    }
+
+    private static WatchFilter filter(HttpCall call, ResourcePath path) {
+        return new WatchFilter(path.namespace(), LabelSelector.parse(call.param("labelSelector")),
+                FieldSelector.parse(call.param("fieldSelector")));
+    }
+
+    private static JsonObject listBody(ApiResource resource, JsonObject metadata, List<JsonObject> items) {
+        JsonObject list = new JsonObject();
+        list.addProperty("kind", resource.listKind());
+        list.addProperty("apiVersion", resource.apiVersion());
+        list.add("metadata", metadata);
+        JsonArray array = new JsonArray();
+        items.forEach(item -> array.add(present(resource, item)));
+        list.add("items", array);
+        return list;
+    }
+
+    private static JsonObject present(ApiResource resource, JsonObject object) {
+        return Presenter.atVersion(resource, object);
+    }
+
+    private static ObjectKey keyOf(JsonObject object) {
+        JsonObject metadata = Json.object(object, "metadata");
+        return new ObjectKey(Json.string(metadata, "namespace"), Json.string(metadata, "name"));
+    }
+}

@@ -1,0 +1,195 @@
+package dev.watchkeeper.test.apiserver;
+
+import com.google.gson.JsonObject;
+import com.sun.net.httpserver.HttpExchange;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One open watch: a chunked {@code 200} response writing one JSON event per line, flushed after each. Runs on the
+ * request's thread until its timeout, {@link #end()}, {@link #expire(long)} or the client going away.
+ */
+final class WatchStream implements ObjectStore.WatchSink {
+
+    private static final Logger log = LoggerFactory.getLogger(WatchStream.class);
+    private static final Object END = new Object();
+
+    private final ObjectStore store;
+    private final ApiResource resource;
+    private final WatchFilter filter;
+    private final Options options;
+    private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    private long lastResourceVersion;
+
+    /**
+     * @param since                 replay history after this resourceVersion, or {@code null} to start with a
+     *                              synthetic ADDED for every current object
+     * @param sendInitialEvents     end the initial ADDED events with the {@code k8s.io/initial-events-end} bookmark
+     * @param bookmarks             whether BOOKMARK events may be sent
+     * @param timeout               when to end the stream normally, {@code null} for never
+     * @param bookmarkInterval      how often to send a bookmark while idle
+     */
+    record Options(Long since, boolean sendInitialEvents, boolean bookmarks, Duration timeout,
+                   Duration bookmarkInterval) {
+    }
+
+    WatchStream(ObjectStore store, ApiResource resource, WatchFilter filter, Options options) {
+        this.store = store;
+        this.resource = resource;
+        this.filter = filter;
+        this.options = options;
+    }
+
+    /** Streams to the exchange until the watch ends; the caller closes the exchange. */
+    void run(HttpExchange exchange) throws IOException {
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        ObjectStore.Subscription subscription;
+        try {
+            subscription = store.subscribe(this, options.since());
+        } catch (StatusException e) {
+            exchange.sendResponseHeaders(200, 0);
+            write(exchange.getResponseBody(), "ERROR", e.toStatus());
+            return;
+        }
+        try {
+            exchange.sendResponseHeaders(200, 0);
+            stream(exchange.getResponseBody(), subscription);
+        } catch (IOException e) {
+            log.debug("watch of {} ended: the client went away ({})", resource.groupResource(), e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            store.unsubscribe(this);
+        }
+    }
+
+    private void stream(OutputStream out, ObjectStore.Subscription subscription)
+            throws IOException, InterruptedException {
+        lastResourceVersion = subscription.resourceVersion();
+        for (StoredEvent event : subscription.initialEvents()) {
+            send(out, event);
+        }
+        if (options.sendInitialEvents()) {
+            JsonObject bookmark = bookmark(subscription.resourceVersion());
+            JsonObject annotations = new JsonObject();
+            annotations.addProperty("k8s.io/initial-events-end", "true");
+            bookmark.getAsJsonObject("metadata").add("annotations", annotations);
+            write(out, "BOOKMARK", bookmark);
+        }
+        long deadline = options.timeout() == null ? Long.MAX_VALUE : System.nanoTime() + options.timeout().toNanos();
+        long interval = options.bookmarkInterval().toNanos();
+        long nextBookmark = System.nanoTime() + interval;
+        while (true) {
+            long now = System.nanoTime();
+            if (now >= deadline) {
+                if (options.bookmarks()) {
+                    sendBookmarkIfIdle(out);
+                }
+                return;
+            }
+            if (options.bookmarks() && now >= nextBookmark) {
+                sendBookmarkIfIdle(out);
+                nextBookmark = now + interval;
+            }
+            long wakeUp = options.bookmarks() ? Math.min(deadline, nextBookmark) : deadline;
+            Object item = queue.poll(Math.max(1, wakeUp - now), TimeUnit.NANOSECONDS);
+            if (item == END) {
+                return;
+            }
+            if (item instanceof Expiry expiry) {
+                write(out, "ERROR", Statuses.tooOldResourceVersion(lastResourceVersion, expiry.horizon()).toStatus());
+                return;
+            }
+            if (item instanceof StoredEvent event) {
+                send(out, event);
+            }
+        }
+    }
+
+    private void send(OutputStream out, StoredEvent event) throws IOException {
+        lastResourceVersion = event.resourceVersion();
+        Optional<String> type = visibleType(event);
+        if (type.isPresent()) {
+            write(out, type.get(), present(event.object()));
+        }
+    }
+
+    private Optional<String> visibleType(StoredEvent event) {
+        boolean now = filter.matches(event.object());
+        if (!event.type().equals("MODIFIED")) {
+            return now ? Optional.of(event.type()) : Optional.empty();
+        }
+        boolean before = filter.matches(event.previous());
+        if (now) {
+            return Optional.of(before ? "MODIFIED" : "ADDED");
+        }
+        return before ? Optional.of("DELETED") : Optional.empty();
+    }
+
+    private void sendBookmarkIfIdle(OutputStream out) throws IOException {
+        Optional<Long> version = store.bookmarkVersion(this);
+        if (version.isPresent()) {
+            lastResourceVersion = version.get();
+            write(out, "BOOKMARK", bookmark(version.get()));
+        }
+    }
+
+    private JsonObject bookmark(long version) {
+        JsonObject object = new JsonObject();
+        object.addProperty("kind", resource.kind());
+        object.addProperty("apiVersion", resource.apiVersion());
+        JsonObject metadata = new JsonObject();
+        metadata.addProperty("resourceVersion", Long.toString(version));
+        object.add("metadata", metadata);
+        return object;
+    }
+
+    private JsonObject present(JsonObject object) {
+        return Presenter.atVersion(resource, object);
+    }
+
+    private static void write(OutputStream out, String type, JsonObject object) throws IOException {
+        JsonObject event = new JsonObject();
+        event.addProperty("type", type);
+        event.add("object", object);
+        out.write((Json.GSON.toJson(event) + "\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    @Override
+    public String groupResource() {
+        return resource.groupResource();
+    }
+
+    @Override
+    public void offer(StoredEvent event) {
+        queue.add(event);
+    }
+
+    @Override
+    public boolean idle() {
+        return queue.isEmpty();
+    }
+
+    @Override
+    public void expire(long horizon) {
+        queue.add(new Expiry(horizon));
+    }
+
+    @Override
+    public void end() {
+        queue.add(END);
+    }
+
+    private record Expiry(long horizon) {
+    }
+}
