@@ -26,6 +26,10 @@ import java.util.Map;
 import java.util.StringJoiner;
 import java.util.function.Predicate;
 import okhttp3.OkHttpClient;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A scripted Kubernetes API server over real HTTP on a random loopback port, for testing watchers through the
@@ -72,8 +76,16 @@ import okhttp3.OkHttpClient;
  * (final chunk), by aborting the Jetty channel mid-body (the client's read fails with an {@code IOException}),
  * or by holding the request open until {@link #reset()} or {@link #close()}. One server, one port, one
  * scripting API, one request journal; WireMock's faults work unchanged. Gzip is off, so flushes reach the wire.
+ *
+ * <h2>As a JUnit extension</h2>
+ * {@code @RegisterExtension static KubeApiStub stub = new KubeApiStub();} starts the stub before each test, resets
+ * it after each (after the test's own {@code @AfterEach} methods, so watchers can be closed first) and closes it
+ * after the class. A non-static field works too: the stub is then closed when the test class is done. Needs
+ * {@code junit-jupiter-api} on the test classpath (an optional dependency of this module).
  */
-public final class KubeApiStub implements AutoCloseable {
+public final class KubeApiStub implements AutoCloseable, BeforeEachCallback, AfterEachCallback, AfterAllCallback {
+
+    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(KubeApiStub.class);
 
     private final Object lock = new Object();
     private final Map<String, Deque<PathScript.Step>> scripts = new LinkedHashMap<>();
@@ -287,6 +299,24 @@ public final class KubeApiStub implements AutoCloseable {
     }
 
     // ---- lifecycle
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        start();
+        // An instance field gets no afterAll; the class-level store closes what it holds when the class is done.
+        context.getParent().ifPresent(parent -> parent.getStore(NAMESPACE)
+                .getOrComputeIfAbsent(this, key -> (AutoCloseable) this::close));
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        reset();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        close();
+    }
 
     /** Forgets scripts, requests and violations, and ends every open watch stream; the server keeps running. */
     public void reset() {
