@@ -95,6 +95,7 @@ public final class KubeApiStub implements AutoCloseable, BeforeEachCallback, Aft
     private final Discovery discovery = new Discovery();
     private final List<ApiClient> clients = new ArrayList<>();
     private WireMockServer server;
+    private volatile int port;
 
     /** Starts the server on a random loopback port; does nothing when already started. */
     public KubeApiStub start() {
@@ -117,6 +118,7 @@ public final class KubeApiStub implements AutoCloseable, BeforeEachCallback, Aft
             WireMockServer started = new WireMockServer(options);
             started.start();
             started.stubFor(any(anyUrl()).willReturn(aResponse()));
+            port = started.port();
             server = started;
             return this;
         }
@@ -408,7 +410,7 @@ public final class KubeApiStub implements AutoCloseable, BeforeEachCallback, Aft
 
     private ResponseDefinition unscripted(RecordedRequest request) {
         if ("GET".equals(request.method())) {
-            var document = discovery.document(request.path(), "127.0.0.1:" + server.port());
+            var document = discovery.document(request.path(), "127.0.0.1:" + port);
             if (document.isPresent()) {
                 return json(200, document.get()).build();
             }
