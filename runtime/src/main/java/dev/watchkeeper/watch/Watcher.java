@@ -65,7 +65,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private volatile boolean closed;
     private volatile boolean backingOff;
     private volatile boolean resetRequested;
-    private volatile WatchState<T> current;
     private Thread thread;
 
     // Written by the watcher thread only; copied into each snapshot.
@@ -154,10 +153,9 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
             running = thread;
         }
         sleeper.close();
+        // Cancelling the call ends a blocked read; the watcher's own thread then closes the stream, since closing
+        // an OkHttp response from another thread while it is read is not safe.
         api.abort();
-        if (current instanceof WatchState.Watching<T> watching) {
-            watching.stream().close();
-        }
         if (running == null) {
             snapshot = snapshotOf(WatcherPhase.STOPPED, null, null);
             return;
@@ -207,10 +205,8 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         BackOffContext backOffContext = backOffPolicy.start(streak);
         try {
             while (!closed) {
-                current = state;
                 Step<T> step = safeStep(state);
                 state = step.next();
-                current = state;
                 if (closed) {
                     break;
                 }
@@ -260,7 +256,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
             if (state instanceof WatchState.Watching<T> watching) {
                 watching.stream().close();
             }
-            current = null;
             publish(WatcherPhase.STOPPED);
         }
     }
