@@ -21,17 +21,26 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param backoff     how every watcher backs off after a failure (client-go's reflector numbers)
  * @param watch       how every watcher lists and watches
  * @param reconcile   how reconcilers retry failing objects and shut down
+ * @param readiness   how watchers take part in the application's readiness
  * @param watchers    per-watcher overrides, by watcher name
  * @param reconcilers per-reconciler overrides, by reconciler name
  */
 @ConfigurationProperties("watchkeeper")
 public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @DefaultValue Backoff backoff,
-        @DefaultValue Watch watch, @DefaultValue Reconcile reconcile, Map<String, WatcherProperties> watchers,
-        Map<String, ReconcilerProperties> reconcilers) {
+        @DefaultValue Watch watch, @DefaultValue Reconcile reconcile, @DefaultValue Readiness readiness,
+        Map<String, WatcherProperties> watchers, Map<String, ReconcilerProperties> reconcilers) {
 
     public WatchkeeperProperties {
         watchers = watchers == null ? Map.of() : Map.copyOf(watchers);
         reconcilers = reconcilers == null ? Map.of() : Map.copyOf(reconcilers);
+    }
+
+    /**
+     * How watchers take part in readiness ({@code /actuator/health/readiness}).
+     *
+     * @param waitForSync keep the application out of service until every watcher has completed its first sync
+     */
+    public record Readiness(@DefaultValue("true") boolean waitForSync) {
     }
 
     /**
@@ -74,11 +83,9 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param backoff       per-object retry delays after a reconcile throws
      * @param shutdownGrace how long in-flight reconciles may finish when the application stops
      * @param resyncPeriod  re-enqueue every object this often (±10 % jitter) to correct drift; 0 = off
-     * @param concurrency   reconciles that may run at once per reconciler, unless the annotation or a
-     *                      per-reconciler property says otherwise
      */
     public record Reconcile(@DefaultValue ReconcileBackoff backoff, @DefaultValue("30s") Duration shutdownGrace,
-            @DefaultValue("10h") Duration resyncPeriod, Integer concurrency) {
+            @DefaultValue("10h") Duration resyncPeriod) {
     }
 
     /**

@@ -12,15 +12,15 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.context.SmartLifecycle;
 
 /**
- * Micrometer meters of every watcher (tag {@code watcher}) and reconciler (tag {@code reconciler}), bound once all
- * singletons, and so every {@code @Reconciler}, are registered. Gauges read the published snapshots; event and
+ * Micrometer meters of every watcher (tag {@code watcher}) and reconciler (tag {@code reconciler}), bound at start,
+ * just before the registry starts them, so every {@code @Reconciler} is known and no event is missed. Gauges read the published snapshots; event and
  * error counters are fed by a listener on each watcher. The reconcile timer {@code watchkeeper.reconcile} comes
  * from the reconcile {@code Observation} (see {@link ObservationReconcileObserver}).
  */
-public class WatchkeeperMetrics implements SmartInitializingSingleton {
+public class WatchkeeperMetrics implements SmartLifecycle {
 
     private final WatchkeeperRegistry registry;
     private final MeterRegistry meters;
@@ -30,10 +30,28 @@ public class WatchkeeperMetrics implements SmartInitializingSingleton {
         this.meters = meters;
     }
 
+    private volatile boolean running;
+
     @Override
-    public void afterSingletonsInstantiated() {
+    public void start() {
         registry.watchers().forEach(this::bind);
         registry.controllers().forEach(this::bind);
+        running = true;
+    }
+
+    @Override
+    public void stop() {
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return registry.getPhase() - 1;
     }
 
     private void bind(Watcher<?> watcher) {
