@@ -23,11 +23,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(10)
 class ControllerTest {
+
+    @BeforeAll
+    static void pollQuickly() {
+        Awaitility.setDefaultPollInterval(Duration.ofMillis(5));
+    }
 
     static final ResourceType<V1ConfigMap> CONFIG_MAPS = ResourceType.of(V1ConfigMap.class).withPlural("configmaps", true);
     static final ResourceType<V1Secret> SECRETS = ResourceType.of(V1Secret.class).withPlural("secrets", true);

@@ -10,11 +10,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(5)
 class WorkQueueTest {
+
+    @BeforeAll
+    static void pollQuickly() {
+        Awaitility.setDefaultPollInterval(Duration.ofMillis(5));
+    }
 
     private final ManualTime time = new ManualTime();
     private final WorkQueue<String> queue = new WorkQueue<>(time);
