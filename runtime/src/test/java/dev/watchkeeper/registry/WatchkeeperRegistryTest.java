@@ -104,7 +104,7 @@ class WatchkeeperRegistryTest {
     void aReconcilerNamedLikeAWatcherFailsNamingBoth() {
         registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()));
 
-        assertThatThrownBy(() -> registry.registerController(declaration("secrets@all", "default")))
+        assertThatThrownBy(() -> registry.registerController(declaration("secrets@all")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("watcher of v1/Secret in all namespaces")
                 .hasMessageContaining("reconciler secrets@all (test declaration)");
@@ -155,7 +155,7 @@ class WatchkeeperRegistryTest {
         assertThat(controller.settings().triggers()).containsExactly(Trigger.GENERATION);
     }
 
-    private ControllerDeclaration<V1Secret> declaration(String name, String namespace) {
+    private ControllerDeclaration<V1Secret> declaration(String name) {
         return new ControllerDeclaration<>(name, WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()),
                 List.of(), (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null,
                 "test declaration");
