@@ -268,6 +268,9 @@ public final class Controller<T extends KubernetesObject> {
     // ---- events in
 
     private void onPrimaryEvent(WatchEvent<T> event) {
+        if (stopping) {
+            return; // watchers cannot drop a listener; a closed controller's stays registered but inert
+        }
         if (event instanceof WatchEvent.Apply<T> apply) {
             onPrimaryChange(apply.object());
         } else if (event instanceof WatchEvent.InitApply<T> apply) {
