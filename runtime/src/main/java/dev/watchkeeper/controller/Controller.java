@@ -57,7 +57,7 @@ public final class Controller<T extends KubernetesObject> {
     private static final Duration AFTER_INTERRUPT = Duration.ofSeconds(1);
 
     /** A key whose latest reconcile failed; {@code resourceVersion} lets a terminal failure wait for a change. */
-    private record Failure(int attempts, Instant nextRetryAt, String lastError, boolean terminal,
+    private record Failure(int attempts, Duration delay, Instant nextRetryAt, String lastError, boolean terminal,
             String resourceVersion, long order) {
     }
 
@@ -430,14 +430,14 @@ public final class Controller<T extends KubernetesObject> {
         TerminalReconcileException terminal = terminalIn(thrown);
         if (terminal != null) {
             backOff.forget(key);
-            failures.put(key, new Failure(attempt, null, describe(terminal), true, version,
+            failures.put(key, new Failure(attempt, null, null, describe(terminal), true, version,
                     failureOrder.incrementAndGet()));
             log.warn("controller {}: reconcile of {} failed for good, retried when it changes: {}", name, key,
                     terminal.getMessage());
             return outcome(key, attempt, ReconcileOutcome.Kind.TERMINAL, null, start, terminal);
         }
         Duration delay = backOff.next(key);
-        failures.put(key, new Failure(attempt, now.plus(delay), describe(thrown), false, version,
+        failures.put(key, new Failure(attempt, delay, now.plus(delay), describe(thrown), false, version,
                 failureOrder.incrementAndGet()));
         queue.add(key, delay);
         log.warn("controller {}: reconcile of {} failed (attempt {}), retrying in {} ms", name, key, attempt,
@@ -503,7 +503,7 @@ public final class Controller<T extends KubernetesObject> {
             Map.Entry<ObjectKey, Failure> entry = recent.poll();
             Failure failure = entry.getValue();
             shown.add(0, new ControllerSnapshot.FailingKey(entry.getKey().toString(), failure.attempts(),
-                    failure.nextRetryAt(), failure.lastError(), failure.terminal()));
+                    failure.delay(), failure.nextRetryAt(), failure.lastError(), failure.terminal()));
         }
         published = snapshotOf(shown, total);
     }

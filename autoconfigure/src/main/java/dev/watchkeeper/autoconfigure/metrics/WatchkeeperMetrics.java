@@ -17,8 +17,9 @@ import org.springframework.context.SmartLifecycle;
 /**
  * Micrometer meters of every watcher (tag {@code watcher}) and reconciler (tag {@code reconciler}), bound at start,
  * just before the registry starts them, so every {@code @Reconciler} is known and no event is missed. Gauges read the published snapshots; event and
- * error counters are fed by a listener on each watcher. The reconcile timer {@code watchkeeper.reconcile} comes
- * from the reconcile {@code Observation} (see {@link ObservationReconcileObserver}).
+ * error counters are fed by a listener on each watcher. The reconcile timer {@code watchkeeper.reconcile} and the
+ * long task timer of running reconciles {@code watchkeeper.reconcile.active} come from the reconcile
+ * {@code Observation} (see {@link ObservationReconcileObserver}).
  */
 public class WatchkeeperMetrics implements SmartLifecycle {
 
@@ -95,8 +96,6 @@ public class WatchkeeperMetrics implements SmartLifecycle {
         String name = controller.name();
         Gauge.builder("watchkeeper.reconcile.queue.depth", controller, c -> c.snapshot().queueDepth())
                 .description("Keys waiting to be reconciled").tag("reconciler", name).register(meters);
-        Gauge.builder("watchkeeper.reconcile.active", controller, c -> c.snapshot().inFlight())
-                .description("Reconciles running now").tag("reconciler", name).register(meters);
         FunctionCounter.builder("watchkeeper.reconcile.retries", controller, c -> c.snapshot().counts().retries())
                 .description("Reconciles that retried an error").tag("reconciler", name).register(meters);
         Gauge.builder("watchkeeper.reconcile.failing.keys", controller, c -> c.snapshot().failingKeysTotal())
