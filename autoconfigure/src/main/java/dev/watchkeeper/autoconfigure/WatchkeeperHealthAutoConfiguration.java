@@ -1,6 +1,5 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.autoconfigure.health.ReadinessGroupContributor;
 import dev.watchkeeper.autoconfigure.health.WatchkeeperHealthIndicator;
 import dev.watchkeeper.autoconfigure.health.WatchkeeperReadinessIndicator;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
@@ -16,7 +15,8 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Health indicator {@code watchkeeper} (every watcher synced and watching), and the readiness gate
- * {@code watchkeeperReadiness} added to the {@code readiness} group, so the application is not ready until every
+ * {@code watchkeeperReadiness}, a member of the {@code readiness} group by default (see
+ * {@link dev.watchkeeper.autoconfigure.health.ReadinessGroupDefaults}), so the application is not ready until every
  * watcher has completed its first sync ({@code watchkeeper.readiness.wait-for-sync}, default true).
  */
 @AutoConfiguration(after = WatchkeeperAutoConfiguration.class)
@@ -41,11 +41,6 @@ public final class WatchkeeperHealthAutoConfiguration {
         @ConditionalOnMissingBean(name = READINESS_CONTRIBUTOR + "HealthIndicator")
         WatchkeeperReadinessIndicator watchkeeperReadinessHealthIndicator(WatchkeeperRegistry registry) {
             return new WatchkeeperReadinessIndicator(registry);
-        }
-
-        @Bean
-        static ReadinessGroupContributor watchkeeperReadinessGroupContributor() {
-            return new ReadinessGroupContributor(READINESS_CONTRIBUTOR);
         }
     }
 }
