@@ -13,6 +13,8 @@ import static dev.watchkeeper.test.stub.Replies.modified;
 import static dev.watchkeeper.test.stub.Replies.notJson;
 import static dev.watchkeeper.test.stub.Replies.page;
 import static dev.watchkeeper.test.stub.Replies.serviceUnavailable;
+import static dev.watchkeeper.test.stub.Replies.status;
+import static dev.watchkeeper.test.stub.Replies.tooManyRequests;
 import static dev.watchkeeper.test.stub.Replies.tooOldResourceVersion;
 import static dev.watchkeeper.test.stub.Replies.undecodable;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -422,6 +424,54 @@ class WatcherScenariosTest {
         assertThat(stub.watchRequests(PATH)).extracting(RecordedRequest::resourceVersion).containsOnly("5");
         assertThat(recorder.events()).startsWith("Init", "InitApply(a)", "InitDone", "Error(WatchFailed)");
         assertThat(time.sleeps()).hasSizeGreaterThanOrEqualTo(4);
+    }
+
+    @Test
+    void aSilentWatchIsBrokenAfterTheTimeoutPlusTheIdleMargin() {
+        script().list(page(cm("a", "5")).resourceVersion("5"))
+                .watch(events().thenStayOpen())
+                .watch(events(added(cm("b", "6"))).thenStayOpen());
+
+        start(WatchOptions.defaults().withTimeout(Duration.ofSeconds(1)).withIdleMargin(Duration.ofMillis(200)),
+                BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(5, WAIT))
+                .containsExactly("Init", "InitApply(a)", "InitDone", "Error(WatchFailed)", "Apply(b)");
+        assertThat(recorder.errors()).extracting(WatchError::message)
+                .anySatisfy(m -> assertThat(m).contains("idle timeout"));
+        assertThat(stub.watchRequests(PATH)).extracting(RecordedRequest::resourceVersion).containsExactly("5", "5");
+    }
+
+    @Test
+    void aThrottledListWaitsAtLeastTheServersRetryAfter() {
+        script().list(tooManyRequests(40))
+                .list(page(cm("a", "5")).resourceVersion("5"))
+                .watch(events().thenStayOpen());
+
+        start(WatchOptions.defaults(), BackOffSettings.clientGo());
+
+        recorder.awaitEvent("InitDone", WAIT);
+        assertThat(time.sleeps()).containsExactly(Duration.ofSeconds(40));
+        assertThat(recorder.errors()).extracting(WatchError::message)
+                .containsExactly("too many requests: the server throttles list v1/configmaps; retrying after 40s");
+    }
+
+    @Test
+    void autoFallsBackToListWatchWhenTheServerRejectsStreamingAndRemembersIt() {
+        script().watch(status(400))
+                .list(page(cm("a", "5")).resourceVersion("5"))
+                .watch(events(expiredEvent("5", "6")).thenEof())
+                .list(page(cm("a", "7")).resourceVersion("7"))
+                .watch(events().thenStayOpen());
+
+        start(WatchOptions.defaults().withInitialList(InitialListStrategy.AUTO), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(9, WAIT)).containsExactly("Init", "Error(WatchStartFailed 400)", "Init",
+                "InitApply(a)", "InitDone", "Error(WatchError 410)", "Init", "InitApply(a)", "InitDone");
+        stub.awaitRequests(PATH, 5, WAIT);
+        assertThat(stub.watchRequests(PATH)).extracting(RecordedRequest::sendInitialEvents)
+                .containsExactly(true, false, false);
+        assertThat(time.sleeps()).isEmpty();
     }
 
     private PathScript script() {
