@@ -95,7 +95,9 @@ public class WatchkeeperMetrics implements SmartLifecycle {
         String name = controller.name();
         Gauge.builder("watchkeeper.reconcile.queue.depth", controller, c -> c.snapshot().queueDepth())
                 .description("Keys waiting to be reconciled").tag("reconciler", name).register(meters);
-        Gauge.builder("watchkeeper.reconcile.active", controller, c -> c.snapshot().inFlight())
+        // Not "watchkeeper.reconcile.active": the reconcile Observation's long task timer has that name, and
+        // Micrometer refuses two meter types under one name (every reconcile failed in the sample app).
+        Gauge.builder("watchkeeper.reconcile.in.flight", controller, c -> c.snapshot().inFlight())
                 .description("Reconciles running now").tag("reconciler", name).register(meters);
         FunctionCounter.builder("watchkeeper.reconcile.retries", controller, c -> c.snapshot().counts().retries())
                 .description("Reconciles that retried an error").tag("reconciler", name).register(meters);
