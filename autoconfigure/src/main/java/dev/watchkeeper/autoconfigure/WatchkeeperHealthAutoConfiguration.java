@@ -19,7 +19,10 @@ import org.springframework.context.annotation.Configuration;
  * {@code watchkeeperReadiness} added to the {@code readiness} group, so the application is not ready until every
  * watcher has completed its first sync ({@code watchkeeper.readiness.wait-for-sync}, default true).
  */
-@AutoConfiguration(after = WatchkeeperAutoConfiguration.class)
+// After the probes: Boot's readiness group comes from a HealthEndpointGroupsPostProcessor of lowest precedence, like
+// ours; among equals the earlier-registered runs first, and ours must find the group already there.
+@AutoConfiguration(after = WatchkeeperAutoConfiguration.class,
+        afterName = "org.springframework.boot.health.autoconfigure.actuate.endpoint.AvailabilityProbesAutoConfiguration")
 @ConditionalOnClass(HealthIndicator.class)
 @ConditionalOnBean(WatchkeeperRegistry.class)
 @ConditionalOnEnabledHealthIndicator("watchkeeper")
