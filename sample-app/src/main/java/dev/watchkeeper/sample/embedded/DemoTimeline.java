@@ -60,11 +60,11 @@ public class DemoTimeline implements DisposableBean {
                 state()));
         at(demo.installAt(), this::install);
         at(demo.editAt(), this::edit);
-        at(demo.outageAt(), () -> {
-            server.outage(demo.outage());
-            log.info("Demo 4/6: API outage for {} s, every request answers 503: watch the backoff grow in"
-                    + " /actuator/watchkeeper", demo.outage().toSeconds());
-        });
+        at(demo.outageAt(), () -> server.outage(demo.outage()));
+        // narrated a few seconds in, so the line shows the first failures
+        at(demo.outageAt().plus(Duration.ofSeconds(5)), () -> log.info("Demo 4/6: API outage for {} s, every"
+                + " request answers 503; the backoff grows from where it was (the reset timer restarts it only after"
+                + " 2 min without failures): {}", demo.outage().toSeconds(), state()));
         at(demo.outageAt().plus(demo.outage()), () -> log.info("Demo 5/6: outage over; each watcher recovers at its"
                 + " next attempt, its backoff grown meanwhile: {}", state()));
         at(demo.shortOutageAt(), () -> {
