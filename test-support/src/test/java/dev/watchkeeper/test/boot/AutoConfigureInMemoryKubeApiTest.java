@@ -15,7 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
+import org.springframework.test.annotation.DirtiesContext;
 
+// Closed after the class: a cached context would keep its server's threads, which other tests of this module count.
+@DirtiesContext
 @SpringBootTest
 @AutoConfigureInMemoryKubeApi
 class AutoConfigureInMemoryKubeApiTest {

@@ -15,9 +15,12 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.ApplicationContext;
+import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.annotation.Order;
 
+// Closed after the class: a cached context would keep its server's threads, which other tests of this module count.
+@DirtiesContext
 @SpringBootTest
 @AutoConfigureKubeApiStub
 class AutoConfigureKubeApiStubTest {
