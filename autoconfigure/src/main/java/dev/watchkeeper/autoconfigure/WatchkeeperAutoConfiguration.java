@@ -10,6 +10,8 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import java.io.IOException;
 import java.util.concurrent.ThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -35,6 +37,8 @@ import org.springframework.retry.backoff.BackOffPolicy;
 @EnableConfigurationProperties(WatchkeeperProperties.class)
 public final class WatchkeeperAutoConfiguration {
 
+    private static final Logger log = LoggerFactory.getLogger(WatchkeeperAutoConfiguration.class);
+
     /** Name (or qualifier) of a user {@link BackOffPolicy} bean that replaces every watcher's backoff. */
     public static final String WATCHER_BACK_OFF_POLICY = "watchkeeperWatcherBackOffPolicy";
 
@@ -44,7 +48,11 @@ public final class WatchkeeperAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ApiClient watchkeeperApiClient() throws IOException {
-        return ClientBuilder.standard().build();
+        ApiClient client = ClientBuilder.standard().build();
+        // Without a kubeconfig or a service account the client silently defaults to localhost:8080; say where we go.
+        log.info("Watchkeeper talks to the Kubernetes API at {} (from $KUBECONFIG, ~/.kube/config, in-cluster "
+                + "config, or the client's default, in that order)", client.getBasePath());
+        return client;
     }
 
     @Bean

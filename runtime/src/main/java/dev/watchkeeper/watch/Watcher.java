@@ -3,6 +3,7 @@ package dev.watchkeeper.watch;
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.backoff.BackOffSleeper;
 import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.resource.ResourceNames;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.CacheStore;
@@ -72,8 +73,9 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private String resourceVersion;
     private int consecutiveFailures;
     private WatchError lastError;
+    private boolean everSynced;
     private long events;
-    private long inits;
+    private long relists;
     private long errors;
 
     private Watcher(Builder<T> builder) {
@@ -207,6 +209,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
             while (!closed) {
                 Step<T> step = safeStep(state);
                 state = step.next();
+                resourceVersion = versionOf(state, resourceVersion);
                 if (closed) {
                     break;
                 }
@@ -280,10 +283,13 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
 
     private void deliver(WatchEvent<T> event) {
         if (event instanceof WatchEvent.Init<T>) {
-            inits++;
+            if (everSynced) {
+                relists++;
+            }
             synced = false;
         } else if (event instanceof WatchEvent.InitDone<T>) {
             synced = true;
+            everSynced = true;
         } else if (event instanceof WatchEvent.Failure<T> failure) {
             errors++;
             lastError = failure.error();
@@ -294,7 +300,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
             }
         } else {
             events++;
-            resourceVersion = versionOf(event);
         }
         store.onEvent(event);
         for (WatchEventListener<T> listener : listeners) {
@@ -306,13 +311,11 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         }
     }
 
-    private String versionOf(WatchEvent<T> event) {
-        T object = event instanceof WatchEvent.Apply<T> apply ? apply.object()
-                : event instanceof WatchEvent.InitApply<T> apply ? apply.object()
-                : event instanceof WatchEvent.Delete<T> delete ? delete.object() : null;
-        String version = object == null || object.getMetadata() == null ? null
-                : object.getMetadata().getResourceVersion();
-        return version != null ? version : resourceVersion;
+    /** The version a rewatch would resume from: the list's, then each event's or bookmark's. */
+    private static String versionOf(WatchState<?> state, String previous) {
+        String version = state instanceof WatchState.InitListed<?> listed ? listed.resourceVersion()
+                : state instanceof WatchState.Watching<?> watching ? watching.resourceVersion() : null;
+        return version != null ? version : previous;
     }
 
     private void onSleep(Duration delay, Instant nextAttemptAt) {
@@ -327,11 +330,14 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     }
 
     private WatcherSnapshot snapshotOf(WatcherPhase phase, Duration delay, Instant nextAttemptAt) {
-        String resource = type.toString();
+        ResolvedResource resolved = machine.resolvedResource();
+        String resource = resolved != null ? resolved.toString()
+                : type.apiVersion() + "/" + (type.plural() != null ? type.plural()
+                        : ResourceNames.guessPlural(type.kind()));
         return new WatcherSnapshot(name, resource, scope.namespace(), scope.labelSelector(), scope.fieldSelector(),
                 phase, synced && phase != WatcherPhase.STOPPED, store.size(), resourceVersion, consecutiveFailures,
                 delay, nextAttemptAt, lastError,
-                new WatcherSnapshot.Counts(events, Math.max(0, inits - 1), errors), backOffPolicy.toString());
+                new WatcherSnapshot.Counts(events, relists, errors), backOffPolicy.toString());
     }
 
     private WatcherPhase phaseOf(WatchState<T> state) {

@@ -34,6 +34,7 @@ import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
 import dev.watchkeeper.watch.WatcherPhase;
+import dev.watchkeeper.watch.WatcherSnapshot;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
@@ -100,6 +101,9 @@ class WatcherScenariosTest {
         assertThat(watch.timeoutSeconds()).isEqualTo(290);
         assertThat(watcher.store().list()).extracting(c -> c.getMetadata().getName()).containsExactly("a", "b", "c",
                 "d");
+        assertThat(watcher.snapshot().resource()).isEqualTo("v1/configmaps");
+        assertThat(watcher.snapshot().resourceVersion()).isEqualTo("5");
+        assertThat(watcher.snapshot().counts()).isEqualTo(new WatcherSnapshot.Counts(4, 0, 0));
         assertThat(time.sleeps()).isEmpty();
         stub.assertScriptConsumed();
         stub.assertNoViolations();
