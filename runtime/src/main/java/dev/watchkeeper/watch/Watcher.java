@@ -60,6 +60,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private final BackOffSleeper sleeper;
     private final CacheStore<T> store;
     private final ThreadFactory threadFactory;
+    private final Duration streakResetAfter;
     private final List<WatchEventListener<T>> listeners = new CopyOnWriteArrayList<>();
 
     private volatile WatcherSnapshot snapshot;
@@ -74,6 +75,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private int consecutiveFailures;
     private WatchError lastError;
     private boolean everSynced;
+    private Instant lastFailureAt;
     private long events;
     private long relists;
     private long errors;
@@ -94,6 +96,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         this.retryListeners = List.copyOf(builder.retryListeners);
         this.store = new CacheStore<>(builder.options.stripManagedFields());
         this.threadFactory = builder.threadFactory;
+        this.streakResetAfter = builder.backOff.resetAfter();
         this.snapshot = snapshotOf(WatcherPhase.STARTING, null, null);
     }
 
@@ -224,6 +227,13 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
                     publish(phaseOf(state));
                     continue;
                 }
+                Instant failedAt = time.clock().instant();
+                if (lastFailureAt != null && streak.getRetryCount() > 0
+                        && Duration.between(lastFailureAt, failedAt).compareTo(streakResetAfter) > 0) {
+                    // The reset timer ends a streak as a success does (SEMANTICS §3).
+                    streak = endStreak(streak);
+                }
+                lastFailureAt = failedAt;
                 WatchFailureException failure = new WatchFailureException(step.error());
                 retryPolicy.registerThrowable(streak, failure);
                 consecutiveFailures++;
