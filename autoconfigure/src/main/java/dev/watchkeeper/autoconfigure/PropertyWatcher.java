@@ -8,6 +8,7 @@ import dev.watchkeeper.watch.WatchScope;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -50,7 +51,7 @@ record PropertyWatcher(String name, ResourceType<?> type, List<WatcherDeclaratio
             throw Validation.invalid(prefix + ".namespaces", properties.namespaces(),
                     "set either " + prefix + ".namespace or " + prefix + ".namespaces, not both");
         }
-        List<String> namespaces = properties.namespaces().isEmpty() ? java.util.Collections.singletonList(
+        List<String> namespaces = properties.namespaces().isEmpty() ? Collections.singletonList(
                 properties.namespace()) : List.copyOf(properties.namespaces());
         for (String namespace : namespaces) {
             if (namespace != null && !namespace.isBlank() && !DNS_NAME.matcher(namespace).matches()) {
@@ -122,25 +123,25 @@ record PropertyWatcher(String name, ResourceType<?> type, List<WatcherDeclaratio
             if (kind != null && !KIND.matcher(kind).matches()) {
                 throw Validation.invalid(prefix + ".kind", kind, "expected a kind such as ConfigMap");
             }
-            if (plural != null) {
-                property = prefix + ".plural";
-                value = plural;
-            }
+            property = prefix + (plural != null ? ".plural" : ".kind");
+            value = plural != null ? plural : kind;
         }
+        String versionProperty = p.resource() != null ? property : prefix + ".api-version";
+        Object versionValue = p.resource() != null ? value : p.apiVersion();
         if (!group.isEmpty() && !DNS_NAME.matcher(group).matches()) {
-            throw Validation.invalid(property, value, "'" + group + "' is not an API group");
+            throw Validation.invalid(versionProperty, versionValue, "'" + group + "' is not an API group");
         }
         if (!VERSION.matcher(version).matches()) {
-            throw Validation.invalid(property, value, "'" + version + "' is not an API version (v1, v1beta1, ...)");
+            throw Validation.invalid(versionProperty, versionValue, "'" + version + "' is not an API version (v1, v1beta1, ...)");
         }
         if (plural != null && !DNS_NAME.matcher(plural).matches()) {
             throw Validation.invalid(property, value, "'" + plural + "' is not a plural resource name");
         }
-        Optional<Class<? extends KubernetesObject>> model = kind != null
-                ? BuiltInResources.byKind(group, version, kind)
+        Optional<BuiltInResources.Model> model = !BuiltInResources.mayBeBuiltIn(group) ? Optional.empty()
+                : kind != null ? BuiltInResources.byKind(group, version, kind)
                 : BuiltInResources.byPlural(group, version, plural);
         if (model.isPresent()) {
-            return builtIn(model.get(), p.namespaced());
+            return builtIn(model.get().type(), group, version, model.get().kind());
         }
         if (BuiltInResources.isBuiltInGroup(group)) {
             throw Validation.invalid(property, value, "the client knows no " + (kind != null ? "kind " + kind
@@ -150,8 +151,13 @@ record PropertyWatcher(String name, ResourceType<?> type, List<WatcherDeclaratio
         return new ResourceType<>(DynamicKubernetesObject.class, group, version, kind, plural, p.namespaced());
     }
 
-    private static <T extends KubernetesObject> ResourceType<T> builtIn(Class<T> model, Boolean namespaced) {
-        // The plain model type, so a watcher declared here is shared with one declared in code or by @Reconciler.
-        return ResourceType.of(model);
+    /**
+     * The model with the declared group (the client's offline map may not know it) and no plural: the plural and
+     * scope come from discovery, and the type equals {@code ResourceType.of(model)} for the core group, so such a
+     * watcher is shared with one declared in code or by {@code @Reconciler}.
+     */
+    private static <T extends KubernetesObject> ResourceType<T> builtIn(Class<T> model, String group, String version,
+            String kind) {
+        return new ResourceType<>(model, group, version, kind, null, null);
     }
 }

@@ -5,7 +5,9 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.util.ModelMapper;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Map;
@@ -16,45 +18,66 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
 /**
  * The client's built-in models by group, version and kind or plural, offline (no discovery): for watchers declared
- * by name, as in {@code watchkeeper.watchers.x.resource=v1/configmaps}. The plural is Kubernetes' own guess from the
- * kind ({@link ResourceNames#guessPlural}), or the lower-case kind (as for {@code endpoints}).
+ * by name, as in {@code watchkeeper.watchers.x.resource=apps/v1/deployments}. The plural is Kubernetes' own guess
+ * from the kind ({@link ResourceNames#guessPlural}), or the lower-case kind (as for {@code endpoints}).
+ *
+ * <p>Why the group is taken on trust: the client's offline model map only knows the group of models whose class
+ * name carries it ({@code EventsV1Event}); for most ({@code V1Deployment}) it records the core group. So a model
+ * matches by version and kind, and its group must be the declared one or unknown.
  *
  * <pre>{@code
  * Optional<Class<? extends KubernetesObject>> model = BuiltInResources.byPlural("apps", "v1", "deployments");
- * boolean builtIn = BuiltInResources.isBuiltInGroup("apps");
  * }</pre>
  */
 public final class BuiltInResources {
 
-    private record Key(String group, String version, String name) {
+    /** A model and the group the client's map records for it ({@code ""} when unknown or core). */
+    public record Model(Class<? extends KubernetesObject> type, String kind) {
     }
 
-    private static volatile Index index;
-
-    private record Index(Map<Key, Class<? extends KubernetesObject>> byKind,
-            Map<Key, Class<? extends KubernetesObject>> byPlural, Set<String> groups) {
+    private record Key(String version, String name) {
     }
+
+    private record Candidate(String group, Model model) {
+    }
+
+    private static volatile Map<Key, List<Candidate>> index;
 
     private BuiltInResources() {
     }
 
     /** The built-in model of {@code group/version} and {@code kind}. */
-    public static Optional<Class<? extends KubernetesObject>> byKind(String group, String version, String kind) {
-        return Optional.ofNullable(index().byKind().get(new Key(group, version, kind)));
+    public static Optional<Model> byKind(String group, String version, String kind) {
+        return find(group, new Key(version, kind));
     }
 
     /** The built-in model of {@code group/version} and {@code plural}. */
-    public static Optional<Class<? extends KubernetesObject>> byPlural(String group, String version, String plural) {
-        return Optional.ofNullable(index().byPlural().get(new Key(group, version, plural.toLowerCase(Locale.ROOT))));
+    public static Optional<Model> byPlural(String group, String version, String plural) {
+        return find(group, new Key(version, plural.toLowerCase(Locale.ROOT)));
     }
 
-    /** Whether the client has models of {@code group} ({@code ""} is the core group), in any version. */
+    /**
+     * Whether {@code group} can only be a Kubernetes built-in: the core group or a group without a dot ({@code apps},
+     * {@code batch}); custom resource groups must contain a dot.
+     */
     public static boolean isBuiltInGroup(String group) {
-        return index().groups().contains(group);
+        return group.isEmpty() || !group.contains(".");
     }
 
-    private static Index index() {
-        Index current = index;
+    /** Whether a model may stand for resources of {@code group}: built-in groups and {@code *.k8s.io}. */
+    public static boolean mayBeBuiltIn(String group) {
+        return isBuiltInGroup(group) || group.endsWith(".k8s.io");
+    }
+
+    private static Optional<Model> find(String group, Key key) {
+        List<Candidate> candidates = index().getOrDefault(key, List.of());
+        return candidates.stream().filter(c -> c.group().equals(group)).findFirst()
+                .or(() -> candidates.stream().filter(c -> c.group().isEmpty()).findFirst())
+                .map(Candidate::model);
+    }
+
+    private static Map<Key, List<Candidate>> index() {
+        Map<Key, List<Candidate>> current = index;
         if (current == null) {
             synchronized (BuiltInResources.class) {
                 current = index;
@@ -68,16 +91,14 @@ public final class BuiltInResources {
     }
 
     @SuppressWarnings("unchecked")
-    private static Index scan() {
-        Map<Key, Class<? extends KubernetesObject>> byKind = new HashMap<>();
-        Map<Key, Class<? extends KubernetesObject>> byPlural = new HashMap<>();
-        Set<String> groups = new HashSet<>();
+    private static Map<Key, List<Candidate>> scan() {
+        Map<Key, List<Candidate>> byName = new HashMap<>();
         ClassLoader loader = ModelMapper.class.getClassLoader();
         String pkg = "io.kubernetes.client.openapi.models";
         Resource[] classes;
         try {
             classes = new PathMatchingResourcePatternResolver(loader)
-                    .getResources("classpath*:" + pkg.replace('.', '/') + "/V*.class");
+                    .getResources("classpath*:" + pkg.replace('.', '/') + "/*.class");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list the client's models", e);
         }
@@ -100,16 +121,19 @@ public final class BuiltInResources {
                 continue;
             }
             GroupVersionKind found = gvk.get();
-            Class<? extends KubernetesObject> model = (Class<? extends KubernetesObject>) type;
-            groups.add(found.getGroup());
-            byKind.put(new Key(found.getGroup(), found.getVersion(), found.getKind()), model);
+            Candidate candidate = new Candidate(found.getGroup(),
+                    new Model((Class<? extends KubernetesObject>) type, found.getKind()));
             String lower = found.getKind().toLowerCase(Locale.ROOT);
-            byPlural.putIfAbsent(new Key(found.getGroup(), found.getVersion(), ResourceNames.guessPlural(found.getKind())),
-                    model);
+            Set<String> names = new HashSet<>(List.of(found.getKind(), ResourceNames.guessPlural(found.getKind())));
             if (lower.endsWith("s")) {
-                byPlural.putIfAbsent(new Key(found.getGroup(), found.getVersion(), lower), model);
+                names.add(lower);
+            }
+            for (String name : names) {
+                byName.computeIfAbsent(new Key(found.getVersion(), name), k -> new ArrayList<>()).add(candidate);
             }
         }
-        return new Index(Map.copyOf(byKind), Map.copyOf(byPlural), Set.copyOf(groups));
+        Map<Key, List<Candidate>> frozen = new HashMap<>();
+        byName.forEach((key, list) -> frozen.put(key, List.copyOf(list)));
+        return Map.copyOf(frozen);
     }
 }
