@@ -180,6 +180,8 @@ class WatcherBeansIntegrationTests {
         for (String name : List.of("app-config", "web-config", "teams@team-a", "configmaps@rec")) {
             assertThat(meters.find("watchkeeper.watcher.objects").tag("watcher", name).gauge()).as(name).isNotNull();
         }
+        assertThat(meters.find("watchkeeper.listener.dropped").tag("watcher", "app-config")
+                .tag("listener", "listeners.fail").functionCounter()).isNotNull();
     }
 
     static V1ConfigMap cmIn(String namespace, String name, String resourceVersion) {
