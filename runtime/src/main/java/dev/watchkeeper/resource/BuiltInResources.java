@@ -13,6 +13,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.springframework.core.io.Resource;
 import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
@@ -40,6 +42,8 @@ public final class BuiltInResources {
 
     private record Candidate(String group, Model model) {
     }
+
+    private static final Pattern PLAIN_MODEL = Pattern.compile("(V[0-9]+((?:alpha|beta)[0-9]+)?)([A-Z][A-Za-z0-9]*)");
 
     private static volatile Map<Key, List<Candidate>> index;
 
@@ -90,6 +94,18 @@ public final class BuiltInResources {
         return current;
     }
 
+    /**
+     * What the client's map says for {@code type}, read from the class name for the common {@code V1Kind} shape
+     * (the map's own lookup is a linear search, too slow to repeat for a thousand models at start-up).
+     */
+    private static GroupVersionKind groupVersionKind(Class<?> type) {
+        Matcher plain = PLAIN_MODEL.matcher(type.getSimpleName());
+        if (plain.matches()) {
+            return new GroupVersionKind("", plain.group(1).toLowerCase(Locale.ROOT), plain.group(3));
+        }
+        return ModelMapper.preBuiltGetGroupVersionKindByClass(type).orElse(null);
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<Key, List<Candidate>> scan() {
         Map<Key, List<Candidate>> byName = new HashMap<>();
@@ -116,11 +132,10 @@ public final class BuiltInResources {
             if (!KubernetesObject.class.isAssignableFrom(type)) {
                 continue;
             }
-            Optional<GroupVersionKind> gvk = ModelMapper.preBuiltGetGroupVersionKindByClass(type);
-            if (gvk.isEmpty()) {
+            GroupVersionKind found = groupVersionKind(type);
+            if (found == null) {
                 continue;
             }
-            GroupVersionKind found = gvk.get();
             Candidate candidate = new Candidate(found.getGroup(),
                     new Model((Class<? extends KubernetesObject>) type, found.getKind()));
             String lower = found.getKind().toLowerCase(Locale.ROOT);
