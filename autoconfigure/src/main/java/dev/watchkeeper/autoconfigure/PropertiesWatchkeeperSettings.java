@@ -106,7 +106,7 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
 
     private WatcherProperties watcher(String name) {
         WatcherProperties own = properties.watchers().get(name);
-        return own != null ? own : new WatcherProperties(null, null);
+        return own != null ? own : WatcherProperties.NONE;
     }
 
     /** Fails start-up on invalid global values even before any watcher or reconciler asks for them. */

@@ -1,6 +1,7 @@
 package dev.watchkeeper.autoconfigure;
 
 import dev.watchkeeper.annotation.ReconcilerAnnotationBeanPostProcessor;
+import dev.watchkeeper.annotation.WatchListenerAnnotationBeanPostProcessor;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.controller.ReconcileObserver;
 import dev.watchkeeper.registry.WatchkeeperEnvironment;
@@ -28,7 +29,9 @@ import org.springframework.retry.backoff.BackOffPolicy;
 /**
  * Watchkeeper's core: an {@link ApiClient} (kubeconfig, then in-cluster, unless the application defines one), the
  * {@link TimeSource}, settings from {@code watchkeeper.*} properties, the {@link WatchkeeperRegistry} that runs
- * every watcher and controller, and the post-processor that turns {@code @Reconciler} methods into controllers.
+ * every watcher and controller, the post-processor that turns {@code @Reconciler} methods into controllers, the one
+ * that feeds {@code @WatchListener} methods, and the registrar that makes every watcher (from properties, from a
+ * {@code WatcherDefinition} bean, or behind a {@code @Reconciler}) a bean with its store.
  * Watchers and workers run on virtual threads when {@code spring.threads.virtual.enabled=true} on Java 21+.
  */
 @AutoConfiguration
@@ -85,5 +88,18 @@ public final class WatchkeeperAutoConfiguration {
     @ConditionalOnMissingBean
     static ReconcilerAnnotationBeanPostProcessor reconcilerAnnotationBeanPostProcessor() {
         return new ReconcilerAnnotationBeanPostProcessor();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    static WatchListenerAnnotationBeanPostProcessor watchListenerAnnotationBeanPostProcessor() {
+        return new WatchListenerAnnotationBeanPostProcessor();
+    }
+
+    /** Watchers from properties, {@code WatcherDefinition} beans and {@code @Reconciler}s, as beans. */
+    @Bean
+    @ConditionalOnMissingBean
+    static WatcherBeanRegistrar watchkeeperWatcherBeanRegistrar() {
+        return new WatcherBeanRegistrar();
     }
 }

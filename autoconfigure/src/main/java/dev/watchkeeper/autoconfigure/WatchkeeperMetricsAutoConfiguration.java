@@ -1,11 +1,13 @@
 package dev.watchkeeper.autoconfigure;
 
+import dev.watchkeeper.annotation.WatchListenerAnnotationBeanPostProcessor;
 import dev.watchkeeper.autoconfigure.metrics.ObservationReconcileObserver;
 import dev.watchkeeper.autoconfigure.metrics.WatchkeeperMetrics;
 import dev.watchkeeper.controller.ReconcileObserver;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -33,7 +35,9 @@ public final class WatchkeeperMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnBean({WatchkeeperRegistry.class, MeterRegistry.class})
-    WatchkeeperMetrics watchkeeperMetrics(WatchkeeperRegistry registry, MeterRegistry meters) {
-        return new WatchkeeperMetrics(registry, meters);
+    WatchkeeperMetrics watchkeeperMetrics(WatchkeeperRegistry registry, MeterRegistry meters,
+            ObjectProvider<WatchListenerAnnotationBeanPostProcessor> listeners) {
+        return new WatchkeeperMetrics(registry, meters, () -> listeners.stream()
+                .flatMap(processor -> processor.listeners().stream()).toList());
     }
 }

@@ -130,16 +130,14 @@ public class ReconcilerAnnotationBeanPostProcessor
         if (name.isEmpty()) {
             name = found.beanName() + "-" + found.method().getName();
         }
-        String namespace = resolve(annotation.namespace());
-        WatchScope scope = new WatchScope(namespace, resolve(annotation.labelSelector()),
-                resolve(annotation.fieldSelector()));
-        ResourceType<?> primaryType;
+        // The same computation as ReconcilerWatchers, so a watcher made a bean early is the one the controller gets.
+        WatcherDeclaration<?> primary;
         try {
-            primaryType = ResourceTypes.resolve(found.function().primaryType(), resolve(annotation.group()),
-                    resolve(annotation.version()), resolve(annotation.plural()), annotation.namespaced());
+            primary = ReconcilerWatchers.primary(found.function().primaryType(), annotation, this::resolve);
         } catch (IllegalArgumentException e) {
             throw ReconcilerMethod.invalid(found.beanName(), found.method(), e.getMessage());
         }
+        WatchScope scope = primary.scope();
         List<SecondaryDeclaration<?>> secondaries = new ArrayList<>();
         WatchScope secondaryScope = WatchScope.namespace(scope.namespace());
         for (Class<? extends KubernetesObject> owned : annotation.owns()) {
@@ -152,7 +150,7 @@ public class ReconcilerAnnotationBeanPostProcessor
         }
         TriggerFilter filter = annotation.filter().isEmpty() ? null
                 : beanFactory.getBean(resolve(annotation.filter()), TriggerFilter.class);
-        return new ControllerDeclaration(name, WatcherDeclaration.of(primaryType, scope), secondaries,
+        return new ControllerDeclaration(name, primary, secondaries,
                 (dev.watchkeeper.controller.ReconcileFunction) found.function(), annotation.concurrency(),
                 Set.of(annotation.triggerOn()), filter, source);
     }

@@ -63,6 +63,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
     private final Map<Identity, Watcher<?>> watchersByIdentity = new LinkedHashMap<>();
     private final Map<String, Watcher<?>> watchersByName = new LinkedHashMap<>();
     private final Map<String, Controller<?>> controllers = new LinkedHashMap<>();
+    private final Map<String, List<Watcher<?>>> groups = new LinkedHashMap<>();
     private final Map<String, NameOwner> names = new HashMap<>();
     private final List<Watcher<?>> started = new ArrayList<>();
     private volatile boolean running;
@@ -93,6 +94,44 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         return Optional.ofNullable(watchersByName.get(name));
     }
 
+    /**
+     * The watchers a name stands for: the watcher of that name, or the members of the group of that name (see
+     * {@link #watcherGroup}); empty when the name is unknown.
+     */
+    public synchronized List<Watcher<?>> watchersNamed(String name) {
+        Watcher<?> watcher = watchersByName.get(name);
+        if (watcher != null) {
+            return List.of(watcher);
+        }
+        return groups.getOrDefault(name, List.of());
+    }
+
+    /**
+     * One watcher per member declaration (a set of namespaces, say; each with its own backoff and state), known
+     * together under {@code name}, which takes its place in the one namespace of names. Asking again for the same
+     * group returns the same watchers.
+     *
+     * @throws IllegalStateException when a name clashes
+     */
+    @SuppressWarnings("unchecked")
+    public synchronized <T extends KubernetesObject> List<Watcher<T>> watcherGroup(String name,
+            List<WatcherDeclaration<T>> members) {
+        if (members.isEmpty()) {
+            throw new IllegalArgumentException("watcher group " + name + " has no members");
+        }
+        List<Watcher<?>> existing = groups.get(name);
+        List<Watcher<T>> watchers = new ArrayList<>();
+        if (existing == null) {
+            claim(name, new NameOwner(null, "watcher group " + name + " of " + members.get(0).describe()));
+        }
+        members.forEach(member -> watchers.add(watcher(member)));
+        if (existing != null && !existing.equals(watchers)) {
+            throw new IllegalStateException("the watcher group '" + name + "' is declared twice, differently");
+        }
+        groups.put(name, List.copyOf(watchers));
+        return watchers;
+    }
+
     public synchronized Optional<Controller<?>> controller(String name) {
         return Optional.ofNullable(controllers.get(name));
     }
@@ -109,10 +148,11 @@ public class WatchkeeperRegistry implements SmartLifecycle {
      */
     @SuppressWarnings("unchecked")
     public synchronized <T extends KubernetesObject> Watcher<T> watcher(WatcherDeclaration<T> declaration) {
-        String name = declaration.name() != null ? declaration.name()
-                : Watcher.defaultName(declaration.type(), declaration.scope());
-        Identity identity = new Identity(declaration.type(), declaration.scope(), env.settings().watchOptions(name),
-                env.settings().watcherBackOff(name), env.settings().watcherBackOffPolicy(name));
+        String name = declaration.effectiveName();
+        Identity identity = new Identity(declaration.type(), declaration.scope(),
+                declaration.options() != null ? declaration.options() : env.settings().watchOptions(name),
+                declaration.backOff() != null ? declaration.backOff() : env.settings().watcherBackOff(name),
+                env.settings().watcherBackOffPolicy(name));
         String description = "watcher of " + declaration.describe();
         claim(name, new NameOwner(identity, description));
         Watcher<T> watcher = (Watcher<T>) watchersByIdentity.get(identity);

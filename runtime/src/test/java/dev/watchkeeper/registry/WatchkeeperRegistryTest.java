@@ -101,6 +101,36 @@ class WatchkeeperRegistryTest {
     }
 
     @Test
+    void aGroupIsOneWatcherPerMemberKnownTogetherByItsName() {
+        List<Watcher<V1ConfigMap>> members = registry.watcherGroup("teams", List.of(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("a")).named("teams@a"),
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("b")).named("teams@b")));
+
+        assertThat(members).extracting(Watcher::name).containsExactly("teams@a", "teams@b");
+        assertThat(registry.watchersNamed("teams")).containsExactlyElementsOf(members);
+        assertThat(registry.watchersNamed("teams@b")).containsExactly(members.get(1));
+        assertThat(registry.watcherGroup("teams", List.of(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("a")).named("teams@a"),
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("b")).named("teams@b"))))
+                .as("asked again").containsExactlyElementsOf(members);
+        assertThatThrownBy(() -> registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces())
+                .named("teams"))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("watcher group teams");
+    }
+
+    @Test
+    void aDeclarationsOwnBackOffMakesItsIdentity() {
+        Watcher<V1ConfigMap> plain = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> same = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
+                .withBackOff(BackOffSettings.clientGo()));
+        Watcher<V1ConfigMap> patient = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
+                .withBackOff(BackOffSettings.clientGo().withMaxElapsedTime(Duration.ofMinutes(1))).named("patient"));
+
+        assertThat(same).isSameAs(plain);
+        assertThat(patient).isNotSameAs(plain);
+    }
+
+    @Test
     void aReconcilerNamedLikeAWatcherFailsNamingBoth() {
         registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()));
 
