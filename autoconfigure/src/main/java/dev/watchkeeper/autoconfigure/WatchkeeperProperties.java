@@ -20,13 +20,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * watchkeeper.reconcilers.generator.concurrency=4
  * </pre>
  *
- * @param enabled     whether Watchkeeper starts any watcher or reconciler
- * @param backoff     how every watcher backs off after a failure (client-go's reflector numbers)
- * @param watch       how every watcher lists and watches
- * @param reconcile   how reconcilers retry failing objects and shut down
- * @param readiness   how watchers take part in the application's readiness
- * @param watchers    watchers declared in properties, and overrides of other watchers, by watcher name
- * @param reconcilers per-reconciler overrides, by reconciler name
+ * @param enabled     Whether Watchkeeper starts any watcher or reconciler
+ * @param backoff     How every watcher backs off after a failure (client-go's reflector numbers)
+ * @param watch       How every watcher lists and watches
+ * @param reconcile   How reconcilers retry failing objects and shut down
+ * @param readiness   How watchers take part in the application's readiness
+ * @param watchers    Watchers declared in properties, and overrides of other watchers, by watcher name
+ * @param reconcilers Per-reconciler overrides, by reconciler name
  */
 @ConfigurationProperties("watchkeeper")
 public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @DefaultValue Backoff backoff,
@@ -41,7 +41,7 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
     /**
      * How watchers take part in readiness ({@code /actuator/health/readiness}).
      *
-     * @param waitForSync keep the application out of service until every watcher has completed its first sync
+     * @param waitForSync Keep the application out of service until every watcher has completed its first sync
      */
     public record Readiness(@DefaultValue("true") boolean waitForSync) {
     }
@@ -50,12 +50,12 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * A watcher's backoff after a failure: each wait is {@code d + rand·jitter·d} with {@code d} growing from the
      * initial interval by the multiplier up to the max interval.
      *
-     * @param initialInterval the first wait
-     * @param maxInterval     the cap of the growing wait (jitter comes on top)
-     * @param multiplier      growth per consecutive failure
-     * @param jitter          random extra fraction of the wait
-     * @param resetAfter      start over from the initial interval when the previous backoff is older than this
-     * @param maxElapsedTime  give up (watcher STOPPED, health DOWN) after failing this long; unset = never
+     * @param initialInterval The first wait
+     * @param maxInterval     The cap of the growing wait (jitter comes on top)
+     * @param multiplier      Growth per consecutive failure
+     * @param jitter          Random extra fraction of the wait
+     * @param resetAfter      Start over from the initial interval when the previous backoff is older than this
+     * @param maxElapsedTime  Give up (watcher STOPPED, health DOWN) after failing this long; unset = never
      */
     public record Backoff(@DefaultValue("800ms") Duration initialInterval, @DefaultValue("30s") Duration maxInterval,
             @DefaultValue("2.0") double multiplier, @DefaultValue("1.0") double jitter,
@@ -70,10 +70,10 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
     /**
      * How watchers list and watch.
      *
-     * @param pageSize           items per list page ({@code limit})
-     * @param timeout            server-side timeout of each watch call; a watch silent for 5 s longer is broken
+     * @param pageSize           Items per list page ({@code limit})
+     * @param timeout            Server-side timeout of each watch call; a watch silent for 5 s longer is broken
      * @param initialList        {@code list-watch}, {@code streaming} ({@code sendInitialEvents}) or {@code auto}
-     * @param stripManagedFields drop {@code metadata.managedFields} before caching
+     * @param stripManagedFields Drop {@code metadata.managedFields} before caching
      */
     public record Watch(@DefaultValue("500") int pageSize, @DefaultValue("290s") Duration timeout,
             @DefaultValue("list-watch") InitialListStrategy initialList,
@@ -83,9 +83,9 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
     /**
      * How reconcilers handle failures and shutdown.
      *
-     * @param backoff       per-object retry delays after a reconcile throws
-     * @param shutdownGrace how long in-flight reconciles may finish when the application stops
-     * @param resyncPeriod  re-enqueue every object this often (±10 % jitter) to correct drift; 0 = off
+     * @param backoff       Per-object retry delays after a reconcile throws
+     * @param shutdownGrace How long in-flight reconciles may finish when the application stops
+     * @param resyncPeriod  Re-enqueue every object this often (±10 % jitter) to correct drift; 0 = off
      */
     public record Reconcile(@DefaultValue ReconcileBackoff backoff, @DefaultValue("30s") Duration shutdownGrace,
             @DefaultValue("10h") Duration resyncPeriod) {
@@ -95,10 +95,10 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * Per-object backoff of reconcilers (client-go's per-item curve: 5 ms doubling to 1000 s, no jitter; reset on
      * success).
      *
-     * @param initialInterval the first retry delay
-     * @param maxInterval     the cap of the delay
-     * @param multiplier      growth per consecutive failure of one object
-     * @param jitter          random extra fraction of the delay
+     * @param initialInterval The first retry delay
+     * @param maxInterval     The cap of the delay
+     * @param multiplier      Growth per consecutive failure of one object
+     * @param jitter          Random extra fraction of the delay
      */
     public record ReconcileBackoff(@DefaultValue("5ms") Duration initialInterval,
             @DefaultValue("1000s") Duration maxInterval, @DefaultValue("2.0") double multiplier,
@@ -116,21 +116,21 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * watchkeeper.watchers.app-config.label-selector=app=web
      * </pre>
      *
-     * @param resource      what to watch: {@code <group>/<version>/<plural>}, or {@code v1/<plural>} for the core
+     * @param resource      What to watch: {@code <group>/<version>/<plural>}, or {@code v1/<plural>} for the core
      *                      group, e.g. {@code apps/v1/deployments}; built-in resources decode into the client's model
      *                      class, others into {@code DynamicKubernetesObject}
-     * @param apiVersion    instead of {@code resource}: the API version, e.g. {@code v1} or {@code example.com/v1},
+     * @param apiVersion    Instead of {@code resource}: the API version, e.g. {@code v1} or {@code example.com/v1},
      *                      with {@code kind} or {@code plural}
-     * @param kind          with {@code api-version}: the kind, e.g. {@code ConfigMap}
-     * @param plural        with {@code api-version}: the plural resource name, e.g. {@code configmaps}
-     * @param namespaced    whether a custom resource is namespaced; unset = ask the API server (discovery)
-     * @param namespace     the one namespace to watch; unset (and no {@code namespaces}) = all namespaces
-     * @param namespaces    several namespaces: one watcher per namespace, named {@code <name>@<namespace>}, each
+     * @param kind          With {@code api-version}: the kind, e.g. {@code ConfigMap}
+     * @param plural        With {@code api-version}: the plural resource name, e.g. {@code configmaps}
+     * @param namespaced    Whether a custom resource is namespaced; unset = ask the API server (discovery)
+     * @param namespace     The one namespace to watch; unset (and no {@code namespaces}) = all namespaces
+     * @param namespaces    Several namespaces: one watcher per namespace, named {@code <name>@<namespace>}, each
      *                      with its own backoff and state, behind one store named {@code <name>}
-     * @param labelSelector a label selector, e.g. {@code app=web,tier!=db}
-     * @param fieldSelector a field selector, e.g. {@code metadata.name=app-config}
-     * @param backoff       backoff overrides
-     * @param watch         list/watch overrides
+     * @param labelSelector A label selector, e.g. {@code app=web,tier!=db}
+     * @param fieldSelector A field selector, e.g. {@code metadata.name=app-config}
+     * @param backoff       Backoff overrides
+     * @param watch         List/watch overrides
      */
     public record WatcherProperties(String resource, String apiVersion, String kind, String plural,
             Boolean namespaced, String namespace, Set<String> namespaces, String labelSelector, String fieldSelector,
@@ -153,9 +153,9 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
     /**
      * Overrides for one reconciler; unset values inherit the global ones.
      *
-     * @param concurrency  reconciles that may run at once (overrides the annotation's {@code concurrency})
-     * @param backoff      per-object backoff overrides
-     * @param resyncPeriod periodic resync for this reconciler; 0 = off
+     * @param concurrency  Reconciles that may run at once (overrides the annotation's {@code concurrency})
+     * @param backoff      Per-object backoff overrides
+     * @param resyncPeriod Periodic resync for this reconciler; 0 = off
      */
     public record ReconcilerProperties(Integer concurrency, BackoffOverrides backoff, Duration resyncPeriod) {
     }
@@ -163,12 +163,12 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
     /**
      * Backoff values to override; unset ones inherit.
      *
-     * @param initialInterval the first wait
-     * @param maxInterval     the cap of the growing wait
-     * @param multiplier      growth per consecutive failure
-     * @param jitter          random extra fraction of the wait
-     * @param resetAfter      start over after this long without a backoff (watchers only)
-     * @param maxElapsedTime  give up after failing this long (watchers only)
+     * @param initialInterval The first wait
+     * @param maxInterval     The cap of the growing wait
+     * @param multiplier      Growth per consecutive failure
+     * @param jitter          Random extra fraction of the wait
+     * @param resetAfter      Start over after this long without a backoff (watchers only)
+     * @param maxElapsedTime  Give up after failing this long (watchers only)
      */
     public record BackoffOverrides(Duration initialInterval, Duration maxInterval, Double multiplier, Double jitter,
             Duration resetAfter, Duration maxElapsedTime) {
@@ -177,10 +177,10 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
     /**
      * List/watch values to override; unset ones inherit.
      *
-     * @param pageSize           items per list page
-     * @param timeout            server-side watch timeout
-     * @param initialList        initial list strategy
-     * @param stripManagedFields drop managedFields before caching
+     * @param pageSize           Items per list page
+     * @param timeout            Server-side watch timeout
+     * @param initialList        Initial list strategy
+     * @param stripManagedFields Drop managedFields before caching
      */
     public record WatchOverrides(Integer pageSize, Duration timeout, InitialListStrategy initialList,
             Boolean stripManagedFields) {
