@@ -23,8 +23,8 @@ public class KubeApiContextCustomizerFactory implements ContextCustomizerFactory
                     + " @AutoConfigureKubeApiStub; the application has one ApiClient, so choose one");
         }
         if (inMemory) {
-            return new InMemoryKubeApiContextCustomizer();
+            return FakeApiContextCustomizer.inMemoryServer();
         }
-        return stub ? new KubeApiStubContextCustomizer() : null;
+        return stub ? FakeApiContextCustomizer.stub() : null;
     }
 }

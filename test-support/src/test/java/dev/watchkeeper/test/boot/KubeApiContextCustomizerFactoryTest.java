@@ -28,9 +28,10 @@ class KubeApiContextCustomizerFactoryTest {
     @Test
     void findsTheAnnotationsAlsoAsMetaAnnotations() {
         assertThat(factory.createContextCustomizer(ViaMeta.class, List.of()))
-                .isInstanceOf(InMemoryKubeApiContextCustomizer.class);
+                .isEqualTo(FakeApiContextCustomizer.inMemoryServer());
         assertThat(factory.createContextCustomizer(Stubbed.class, List.of()))
-                .isInstanceOf(KubeApiStubContextCustomizer.class);
+                .isEqualTo(FakeApiContextCustomizer.stub())
+                .isNotEqualTo(FakeApiContextCustomizer.inMemoryServer());
     }
 
     @Test
