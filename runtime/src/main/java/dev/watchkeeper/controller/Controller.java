@@ -327,9 +327,16 @@ public final class Controller<T extends KubernetesObject> {
 
     private void enqueueAll() {
         for (T object : primary.store().list()) {
-            queue.add(ObjectKey.of(object));
+            ObjectKey key = ObjectKey.of(object);
+            if (filter != null) {
+                // A watcher started before this controller may have delivered the initial list to the store only;
+                // remember those objects, or their first status-only change would look like a first sighting.
+                lastSeen.putIfAbsent(key, object);
+            }
+            queue.add(key);
         }
     }
+
 
     // ---- threads
 
