@@ -68,7 +68,7 @@ final class ConfigMapBytes {
         String name = String.format("cm-%06d", i);
         String uid = UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString();
         StringBuilder properties = new StringBuilder();
-        for (int p = 0; p < 24; p++) {
+        for (int p = 0; p < 32; p++) {
             properties.append("service.").append(name).append(".setting").append(p).append("=value-")
                     .append((i * 31 + p) % 9973).append("\\n");
         }

@@ -185,8 +185,9 @@ final class WatchThroughput {
     /** Ours: the watcher feeding its store, and a listener (after the store) that counts. */
     private static long ours(ConfigMapBytes bytes, int n, ReplayServer server) throws Exception {
         Counter counter = new Counter(n);
-        try (Watcher<V1ConfigMap> watcher = Watcher.builder(Clients.apiClient(server.url()),
-                ResourceType.of(V1ConfigMap.class)).build()) {
+        Watcher<V1ConfigMap> watcher = Watcher.builder(Clients.apiClient(server.url()),
+                ResourceType.of(V1ConfigMap.class)).build();
+        try {
             watcher.addListener(event -> {
                 if (event instanceof WatchEvent.Apply<V1ConfigMap>) {
                     counter.hit();
@@ -198,6 +199,8 @@ final class WatchThroughput {
                 throw new IllegalStateException("store holds " + watcher.store().size() + " objects");
             }
             return end;
+        } finally {
+            Clients.close(watcher);
         }
     }
 
