@@ -3,6 +3,8 @@ package dev.watchkeeper.bench;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
@@ -127,12 +129,11 @@ final class InitialSync {
             String line;
             while ((line = out.readLine()) != null) {
                 if (line.equals("TRIGGER")) {
-                    // Compact only once the watch is open: a watch started after compaction from the list's
-                    // resourceVersion is still valid and would not relist.
-                    long deadline = System.nanoTime() + 60_000_000_000L;
-                    while (server.openWatches() == 0 && System.nanoTime() < deadline) {
-                        Thread.sleep(5);
-                    }
+                    // Move the server's resourceVersion past the ConfigMaps' (a Secret nobody watches), then
+                    // compact: the ConfigMap watch gets 410 whether it is already open (an ERROR event) or opens
+                    // a moment later (410 at start), so the relist never depends on timing.
+                    server.create(new V1Secret().metadata(new V1ObjectMeta().namespace("bench")
+                            .name("bump-" + System.nanoTime())));
                     server.compact();
                 } else if (line.startsWith("RESULT ")) {
                     String[] parts = line.split(" ");

@@ -68,7 +68,7 @@ public final class Main {
         if (eventsOverride > 0) {
             new WatchThroughput(eventsOverride, Math.min(10_000, eventsOverride / 2), quick ? 1 : 2, 5).run();
         } else if (quick) {
-            new WatchThroughput(20_000, 2_000, 1, 5).run();
+            new WatchThroughput(10_000, 1_000, 1, 5).run();
         } else {
             new WatchThroughput(200_000, 10_000, 2, 5).run();
         }
@@ -76,13 +76,13 @@ public final class Main {
 
     private static void sync(boolean quick) throws Exception {
         if (quick) {
-            new InitialSync(5_000, 1, 5).run();
+            new InitialSync(2_000, 1, 5).run();
         } else {
             new InitialSync(100_000, 1, 5).run();
         }
     }
 
     private static void outage(boolean quick) throws Exception {
-        new OutageLoad(quick ? java.time.Duration.ofSeconds(30) : java.time.Duration.ofMinutes(3)).run();
+        new OutageLoad(quick ? java.time.Duration.ofSeconds(20) : java.time.Duration.ofMinutes(3)).run();
     }
 }

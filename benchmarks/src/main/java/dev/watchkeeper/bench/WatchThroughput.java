@@ -59,7 +59,9 @@ final class WatchThroughput {
         Map<String, Stats> rate = new LinkedHashMap<>();
         Map<String, Stats> peak = new LinkedHashMap<>();
         Map<String, Stats> live = new LinkedHashMap<>();
+        Map<String, Stats> gc = new LinkedHashMap<>();
         names.forEach(n -> {
+            gc.put(n, new Stats());
             rate.put(n, new Stats());
             peak.put(n, new Stats());
             live.put(n, new Stats());
@@ -72,9 +74,12 @@ final class WatchThroughput {
                 for (int j = 0; j < names.size(); j++) {
                     String name = names.get((j + round) % names.size());
                     long baseline = HeapTracker.usedAfterGc();
+                    long gcBefore = gcMillis();
+                    long cpuBefore = System.nanoTime();
                     heap.start();
                     double perSecond = once(impls.get(name), bytes);
                     long[] peaks = heap.stop();
+                    double gcShare = (gcMillis() - gcBefore) * 1e6 / (System.nanoTime() - cpuBefore);
                     boolean measured = round >= warmups;
                     Progress.say("  %s round %d%s: %,.0f events/s", name, round + 1, measured ? "" : " (warm-up)",
                             perSecond);
@@ -82,6 +87,7 @@ final class WatchThroughput {
                         rate.get(name).add(perSecond);
                         peak.get(name).add(Math.max(0, peaks[0] - baseline));
                         live.get(name).add(Math.max(0, peaks[1] - baseline));
+                        gc.get(name).add(100 * gcShare);
                     }
                 }
             }
@@ -91,12 +97,13 @@ final class WatchThroughput {
         double peer = rate.get(names.get(2)).median();
         Table table = new Table(String.format("Scenario 1 — watch throughput (%,d events, %,d B/event, %d objects)",
                 events, lineBytes, this.names),
-                "implementation", "events/s (median)", "spread", "range", "heap peak", "live peak (after GC)",
+                "implementation", "events/s (median)", "spread", "range", "heap peak", "live peak (after GC)", "GC pauses",
                 "× floor A", "× floor B", "× informer");
         for (String name : names) {
             Stats s = rate.get(name);
             table.row(name, String.format("%,.0f", s.median()), s.spread(), s.range("%,.0f"),
                     Table.mb(peak.get(name).median()), Table.mb(live.get(name).median()),
+                    String.format("%.0f%%", gc.get(name).median()),
                     Table.ratio(s.median(), floorA), Table.ratio(s.median(), floorB), Table.ratio(s.median(), peer));
         }
         double ours = rate.get(names.get(3)).median();
@@ -105,8 +112,17 @@ final class WatchThroughput {
                 warmups));
         table.note(String.format("goal ours ≥ 1.0× floor B: %s (%.2f×); ours ≥ 2× informer: %s (%.2f×)",
                 ours >= floorB ? "met" : "MISSED", ours / floorB, ours >= 2 * peer ? "met" : "MISSED", ours / peer));
+        table.note("GC pauses = collection time reported by the JVM's collectors as a share of the round's wall time");
         table.note("p50/p99 latency does not apply: the stream is a backlog, so per-event latency is queueing time");
         table.print();
+    }
+
+    private static long gcMillis() {
+        long total = 0;
+        for (var bean : java.lang.management.ManagementFactory.getGarbageCollectorMXBeans()) {
+            total += Math.max(0, bean.getCollectionTime());
+        }
+        return total;
     }
 
     private double once(Impl impl, ConfigMapBytes bytes) throws Exception {
