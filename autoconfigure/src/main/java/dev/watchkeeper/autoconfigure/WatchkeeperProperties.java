@@ -3,7 +3,10 @@ package dev.watchkeeper.autoconfigure;
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.watch.InitialListStrategy;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -21,17 +24,26 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param backoff     how every watcher backs off after a failure (client-go's reflector numbers)
  * @param watch       how every watcher lists and watches
  * @param reconcile   how reconcilers retry failing objects and shut down
- * @param watchers    per-watcher overrides, by watcher name
+ * @param readiness   how watchers take part in the application's readiness
+ * @param watchers    watchers declared in properties, and overrides of other watchers, by watcher name
  * @param reconcilers per-reconciler overrides, by reconciler name
  */
 @ConfigurationProperties("watchkeeper")
 public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @DefaultValue Backoff backoff,
-        @DefaultValue Watch watch, @DefaultValue Reconcile reconcile, Map<String, WatcherProperties> watchers,
-        Map<String, ReconcilerProperties> reconcilers) {
+        @DefaultValue Watch watch, @DefaultValue Reconcile reconcile, @DefaultValue Readiness readiness,
+        Map<String, WatcherProperties> watchers, Map<String, ReconcilerProperties> reconcilers) {
 
     public WatchkeeperProperties {
         watchers = watchers == null ? Map.of() : Map.copyOf(watchers);
         reconcilers = reconcilers == null ? Map.of() : Map.copyOf(reconcilers);
+    }
+
+    /**
+     * How watchers take part in readiness ({@code /actuator/health/readiness}).
+     *
+     * @param waitForSync keep the application out of service until every watcher has completed its first sync
+     */
+    public record Readiness(@DefaultValue("true") boolean waitForSync) {
     }
 
     /**
@@ -74,11 +86,9 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param backoff       per-object retry delays after a reconcile throws
      * @param shutdownGrace how long in-flight reconciles may finish when the application stops
      * @param resyncPeriod  re-enqueue every object this often (±10 % jitter) to correct drift; 0 = off
-     * @param concurrency   reconciles that may run at once per reconciler, unless the annotation or a
-     *                      per-reconciler property says otherwise
      */
     public record Reconcile(@DefaultValue ReconcileBackoff backoff, @DefaultValue("30s") Duration shutdownGrace,
-            @DefaultValue("10h") Duration resyncPeriod, Integer concurrency) {
+            @DefaultValue("10h") Duration resyncPeriod) {
     }
 
     /**
@@ -96,12 +106,48 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
     }
 
     /**
-     * Overrides for one watcher; unset values inherit the global ones.
+     * One watcher: declared here when {@code resource} (or {@code api-version} with {@code kind} or {@code plural})
+     * is set, otherwise overrides for the watcher of that name declared elsewhere. Unset values inherit the global
+     * ones.
      *
-     * @param backoff backoff overrides
-     * @param watch   list/watch overrides
+     * <pre>
+     * watchkeeper.watchers.app-config.resource=v1/configmaps
+     * watchkeeper.watchers.app-config.namespaces=team-a,team-b
+     * watchkeeper.watchers.app-config.label-selector=app=web
+     * </pre>
+     *
+     * @param resource      what to watch: {@code <group>/<version>/<plural>}, or {@code v1/<plural>} for the core
+     *                      group, e.g. {@code apps/v1/deployments}; built-in resources decode into the client's model
+     *                      class, others into {@code DynamicKubernetesObject}
+     * @param apiVersion    instead of {@code resource}: the API version, e.g. {@code v1} or {@code example.com/v1},
+     *                      with {@code kind} or {@code plural}
+     * @param kind          with {@code api-version}: the kind, e.g. {@code ConfigMap}
+     * @param plural        with {@code api-version}: the plural resource name, e.g. {@code configmaps}
+     * @param namespaced    whether a custom resource is namespaced; unset = ask the API server (discovery)
+     * @param namespace     the one namespace to watch; unset (and no {@code namespaces}) = all namespaces
+     * @param namespaces    several namespaces: one watcher per namespace, named {@code <name>@<namespace>}, each
+     *                      with its own backoff and state, behind one store named {@code <name>}
+     * @param labelSelector a label selector, e.g. {@code app=web,tier!=db}
+     * @param fieldSelector a field selector, e.g. {@code metadata.name=app-config}
+     * @param backoff       backoff overrides
+     * @param watch         list/watch overrides
      */
-    public record WatcherProperties(BackoffOverrides backoff, WatchOverrides watch) {
+    public record WatcherProperties(String resource, String apiVersion, String kind, String plural,
+            Boolean namespaced, String namespace, Set<String> namespaces, String labelSelector, String fieldSelector,
+            BackoffOverrides backoff, WatchOverrides watch) {
+
+        /** No declaration and no overrides. */
+        static final WatcherProperties NONE = new WatcherProperties(null, null, null, null, null, null, null, null,
+                null, null, null);
+
+        public WatcherProperties {
+            namespaces = namespaces == null ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(namespaces));
+        }
+
+        /** Whether this entry declares a watcher rather than only overriding one. */
+        public boolean declaresWatcher() {
+            return resource != null || apiVersion != null || kind != null || plural != null;
+        }
     }
 
     /**

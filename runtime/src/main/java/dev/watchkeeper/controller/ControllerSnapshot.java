@@ -1,5 +1,6 @@
 package dev.watchkeeper.controller;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -34,11 +35,12 @@ public record ControllerSnapshot(String name, String primaryWatcher, List<String
      *
      * @param key         {@code namespace/name}
      * @param attempts    consecutive failures
+     * @param delay       the per-object backoff before the next retry, or {@code null} for a terminal error
      * @param nextRetryAt when it will be retried, or {@code null} for a terminal error (retried on change only)
      * @param lastError   the exception's type and message
      * @param terminal    whether the error was a {@link TerminalReconcileException}
      */
-    public record FailingKey(String key, int attempts, Instant nextRetryAt, String lastError, boolean terminal) {
+    public record FailingKey(String key, int attempts, Duration delay, Instant nextRetryAt, String lastError, boolean terminal) {
     }
 
     /**

@@ -45,7 +45,9 @@ public record ResourceType<T extends KubernetesObject>(Class<T> javaType, String
         GroupVersionKind gvk = ModelMapper.preBuiltGetGroupVersionKindByClass(model)
                 .orElseThrow(() -> new IllegalArgumentException(model.getName()
                         + " is not a built-in Kubernetes model; declare its group, version and plural"));
-        return new ResourceType<>(model, gvk.getGroup(), gvk.getVersion(), gvk.getKind(), null, null);
+        // The client's offline map loses the group of most models (V1Deployment: "v1"), so fill it in.
+        String group = gvk.getGroup().isEmpty() ? BuiltInGroups.groupOf(gvk.getKind()) : gvk.getGroup();
+        return new ResourceType<>(model, group, gvk.getVersion(), gvk.getKind(), null, null);
     }
 
     /** A custom resource class with its group, version, plural and scope declared. */

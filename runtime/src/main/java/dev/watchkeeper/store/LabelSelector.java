@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -18,6 +19,11 @@ import java.util.stream.Collectors;
  */
 public final class LabelSelector implements Predicate<Map<String, String>> {
 
+    /** A label key: an optional DNS prefix and a name (Kubernetes' qualified name, loosely). */
+    private static final Pattern KEY = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9._/-]*[A-Za-z0-9])?");
+    /** A label value: empty, or alphanumerics with {@code -_.} inside. */
+    private static final Pattern VALUE = Pattern.compile("([A-Za-z0-9]([A-Za-z0-9._-]*[A-Za-z0-9])?)?");
+
     private final String text;
     private final List<Predicate<Map<String, String>>> requirements;
 
@@ -26,7 +32,11 @@ public final class LabelSelector implements Predicate<Map<String, String>> {
         this.requirements = requirements;
     }
 
-    /** Parses {@code selector}; a blank selector matches everything. */
+    /**
+     * Parses {@code selector}; a blank selector matches everything.
+     *
+     * @throws IllegalArgumentException naming the term that is not a valid requirement
+     */
     public static LabelSelector parse(String selector) {
         List<Predicate<Map<String, String>>> requirements = new ArrayList<>();
         String text = selector == null ? "" : selector.trim();
@@ -89,8 +99,10 @@ public final class LabelSelector implements Predicate<Map<String, String>> {
             if (open < 0 || close < open) {
                 throw invalid(selector, term);
             }
+            key(key, selector, term);
             Set<String> values = Arrays.stream(rest.substring(open + 1, close).split(","))
-                    .map(String::trim).filter(v -> !v.isEmpty()).collect(Collectors.toUnmodifiableSet());
+                    .map(v -> value(v, selector, term)).filter(v -> !v.isEmpty())
+                    .collect(Collectors.toUnmodifiableSet());
             return in
                     ? labels -> labels.containsKey(key) && values.contains(labels.get(key))
                     : labels -> !labels.containsKey(key) || !values.contains(labels.get(key));
@@ -98,13 +110,14 @@ public final class LabelSelector implements Predicate<Map<String, String>> {
         int notEquals = term.indexOf("!=");
         if (notEquals > 0) {
             String key = key(term.substring(0, notEquals), selector, term);
-            String value = term.substring(notEquals + 2).trim();
+            String value = value(term.substring(notEquals + 2), selector, term);
             return labels -> !value.equals(labels.get(key));
         }
         int equals = term.indexOf('=');
         if (equals > 0) {
             String key = key(term.substring(0, equals), selector, term);
-            String value = term.substring(term.startsWith("==", equals) ? equals + 2 : equals + 1).trim();
+            String value = value(term.substring(term.startsWith("==", equals) ? equals + 2 : equals + 1), selector,
+                    term);
             return labels -> value.equals(labels.get(key));
         }
         if (term.startsWith("!")) {
@@ -117,10 +130,18 @@ public final class LabelSelector implements Predicate<Map<String, String>> {
 
     private static String key(String raw, String selector, String term) {
         String key = raw.trim();
-        if (key.isEmpty() || key.contains(" ")) {
+        if (!KEY.matcher(key).matches()) {
             throw invalid(selector, term);
         }
         return key;
+    }
+
+    private static String value(String raw, String selector, String term) {
+        String value = raw.trim();
+        if (!VALUE.matcher(value).matches()) {
+            throw invalid(selector, term);
+        }
+        return value;
     }
 
     private static IllegalArgumentException invalid(String selector, String term) {

@@ -2,7 +2,10 @@ package dev.watchkeeper.watch;
 
 import java.io.IOException;
 
-/** An open watch: decoded events one at a time. Closing it from another thread ends a blocked {@link #next()}. */
+/**
+ * An open watch: decoded events one at a time. The reading thread closes it; another thread ends a blocked
+ * {@link #next()} through {@link WatchApi#abort()}.
+ */
 public interface EventStream<T> extends AutoCloseable {
 
     /**

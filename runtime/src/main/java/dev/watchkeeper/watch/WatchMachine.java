@@ -61,6 +61,11 @@ public final class WatchMachine<T> {
         return readEvent((Watching<T>) state);
     }
 
+    /** The resource once discovery (or the declaration) resolved it, else {@code null}. */
+    public ResolvedResource resolvedResource() {
+        return resource;
+    }
+
     /** Whether the next (re)list streams; false after an {@code AUTO} fallback. */
     public boolean isStreaming() {
         return streaming;

@@ -3,6 +3,7 @@ package dev.watchkeeper.watch;
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.backoff.BackOffSleeper;
 import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.resource.ResourceNames;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.CacheStore;
@@ -59,13 +60,13 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private final BackOffSleeper sleeper;
     private final CacheStore<T> store;
     private final ThreadFactory threadFactory;
+    private final Duration streakResetAfter;
     private final List<WatchEventListener<T>> listeners = new CopyOnWriteArrayList<>();
 
     private volatile WatcherSnapshot snapshot;
     private volatile boolean closed;
     private volatile boolean backingOff;
     private volatile boolean resetRequested;
-    private volatile WatchState<T> current;
     private Thread thread;
 
     // Written by the watcher thread only; copied into each snapshot.
@@ -73,8 +74,10 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private String resourceVersion;
     private int consecutiveFailures;
     private WatchError lastError;
+    private boolean everSynced;
+    private Instant lastFailureAt;
     private long events;
-    private long inits;
+    private long relists;
     private long errors;
 
     private Watcher(Builder<T> builder) {
@@ -93,6 +96,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         this.retryListeners = List.copyOf(builder.retryListeners);
         this.store = new CacheStore<>(builder.options.stripManagedFields());
         this.threadFactory = builder.threadFactory;
+        this.streakResetAfter = builder.backOff.resetAfter();
         this.snapshot = snapshotOf(WatcherPhase.STARTING, null, null);
     }
 
@@ -154,10 +158,9 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
             running = thread;
         }
         sleeper.close();
+        // Cancelling the call ends a blocked read; the watcher's own thread then closes the stream, since closing
+        // an OkHttp response from another thread while it is read is not safe.
         api.abort();
-        if (current instanceof WatchState.Watching<T> watching) {
-            watching.stream().close();
-        }
         if (running == null) {
             snapshot = snapshotOf(WatcherPhase.STOPPED, null, null);
             return;
@@ -207,10 +210,9 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         BackOffContext backOffContext = backOffPolicy.start(streak);
         try {
             while (!closed) {
-                current = state;
                 Step<T> step = safeStep(state);
                 state = step.next();
-                current = state;
+                resourceVersion = versionOf(state, resourceVersion);
                 if (closed) {
                     break;
                 }
@@ -225,6 +227,13 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
                     publish(phaseOf(state));
                     continue;
                 }
+                Instant failedAt = time.clock().instant();
+                if (lastFailureAt != null && streak.getRetryCount() > 0
+                        && Duration.between(lastFailureAt, failedAt).compareTo(streakResetAfter) > 0) {
+                    // The reset timer ends a streak as a success does (SEMANTICS §3).
+                    streak = endStreak(streak);
+                }
+                lastFailureAt = failedAt;
                 WatchFailureException failure = new WatchFailureException(step.error());
                 retryPolicy.registerThrowable(streak, failure);
                 consecutiveFailures++;
@@ -260,7 +269,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
             if (state instanceof WatchState.Watching<T> watching) {
                 watching.stream().close();
             }
-            current = null;
             publish(WatcherPhase.STOPPED);
         }
     }
@@ -285,10 +293,13 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
 
     private void deliver(WatchEvent<T> event) {
         if (event instanceof WatchEvent.Init<T>) {
-            inits++;
+            if (everSynced) {
+                relists++;
+            }
             synced = false;
         } else if (event instanceof WatchEvent.InitDone<T>) {
             synced = true;
+            everSynced = true;
         } else if (event instanceof WatchEvent.Failure<T> failure) {
             errors++;
             lastError = failure.error();
@@ -299,7 +310,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
             }
         } else {
             events++;
-            resourceVersion = versionOf(event);
         }
         store.onEvent(event);
         for (WatchEventListener<T> listener : listeners) {
@@ -311,13 +321,11 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         }
     }
 
-    private String versionOf(WatchEvent<T> event) {
-        T object = event instanceof WatchEvent.Apply<T> apply ? apply.object()
-                : event instanceof WatchEvent.InitApply<T> apply ? apply.object()
-                : event instanceof WatchEvent.Delete<T> delete ? delete.object() : null;
-        String version = object == null || object.getMetadata() == null ? null
-                : object.getMetadata().getResourceVersion();
-        return version != null ? version : resourceVersion;
+    /** The version a rewatch would resume from: the list's, then each event's or bookmark's. */
+    private static String versionOf(WatchState<?> state, String previous) {
+        String version = state instanceof WatchState.InitListed<?> listed ? listed.resourceVersion()
+                : state instanceof WatchState.Watching<?> watching ? watching.resourceVersion() : null;
+        return version != null ? version : previous;
     }
 
     private void onSleep(Duration delay, Instant nextAttemptAt) {
@@ -332,11 +340,14 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     }
 
     private WatcherSnapshot snapshotOf(WatcherPhase phase, Duration delay, Instant nextAttemptAt) {
-        String resource = type.toString();
+        ResolvedResource resolved = machine.resolvedResource();
+        String resource = resolved != null ? resolved.toString()
+                : type.apiVersion() + "/" + (type.plural() != null ? type.plural()
+                        : ResourceNames.guessPlural(type.kind()));
         return new WatcherSnapshot(name, resource, scope.namespace(), scope.labelSelector(), scope.fieldSelector(),
                 phase, synced && phase != WatcherPhase.STOPPED, store.size(), resourceVersion, consecutiveFailures,
                 delay, nextAttemptAt, lastError,
-                new WatcherSnapshot.Counts(events, Math.max(0, inits - 1), errors), backOffPolicy.toString());
+                new WatcherSnapshot.Counts(events, relists, errors), backOffPolicy.toString());
     }
 
     private WatcherPhase phaseOf(WatchState<T> state) {

@@ -8,14 +8,14 @@ import java.time.Instant;
  * endpoint, health and metrics. Holds no object contents and no credentials.
  *
  * @param name                the watcher's name
- * @param resource            e.g. {@code v1/configmaps}
+ * @param resource            e.g. {@code v1/configmaps} (the plural guessed from the kind until discovery answers)
  * @param namespace           the namespace, or {@code null} for all namespaces
  * @param labelSelector       or {@code null}
  * @param fieldSelector       or {@code null}
  * @param phase               what it is doing
  * @param synced              the initial list is done and no relist is pending
  * @param objects             objects in its store
- * @param resourceVersion     the last resourceVersion seen, or {@code null}
+ * @param resourceVersion     where a rewatch resumes: the list's version, then each event's or bookmark's
  * @param consecutiveFailures failures since the last progress
  * @param currentDelay        the current backoff wait, or {@code null} when not backing off or unknown
  * @param nextAttemptAt       when the next attempt is due while backing off, or {@code null}
@@ -32,7 +32,7 @@ public record WatcherSnapshot(String name, String resource, String namespace, St
      * Totals since start.
      *
      * @param events  objects received (initial and changes)
-     * @param relists lists after the first
+     * @param relists lists started after the first complete sync
      * @param errors  error events
      */
     public record Counts(long events, long relists, long errors) {

@@ -11,6 +11,7 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.lang.Nullable;
 
 /**
@@ -56,20 +57,20 @@ public class WatchkeeperEndpoint {
      * reconciler retries its failing keys at once. 404 when there is none of that name.
      */
     @WriteOperation
-    @Nullable
-    public RetryDescriptor retryNow(@Selector String name) {
+    public WebEndpointResponse<RetryDescriptor> retryNow(@Selector String name) {
         Optional<Watcher<?>> watcher = registry.watcher(name);
         if (watcher.isPresent()) {
             watcher.get().retryNow();
-            return new RetryDescriptor(name, "watcher", "backoff reset; retrying now");
+            return new WebEndpointResponse<>(new RetryDescriptor(name, "watcher", "backoff reset; retrying now"));
         }
         Optional<Controller<?>> controller = registry.controller(name);
         if (controller.isPresent()) {
             int failing = controller.get().snapshot().failingKeysTotal();
             controller.get().retryFailingNow();
-            return new RetryDescriptor(name, "reconciler", "retrying " + failing + " failing keys now");
+            return new WebEndpointResponse<>(
+                    new RetryDescriptor(name, "reconciler", "retrying " + failing + " failing keys now"));
         }
-        return null;
+        return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
     }
 
     private WatcherDescriptor describe(Watcher<?> watcher) {

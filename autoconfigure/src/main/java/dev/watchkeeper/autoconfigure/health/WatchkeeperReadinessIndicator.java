@@ -8,8 +8,9 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 /**
  * Readiness gate: {@code OUT_OF_SERVICE} until every watcher has completed its first sync, {@code UP} from then on
  * (a later outage shows in the {@code watchkeeper} indicator, not here, so a brief API hiccup does not take every
- * replica out of a Service at once). Contributed to the {@code readiness} health group, so Boot's own
- * {@code ACCEPTING_TRAFFIC} after start-up cannot mark the application ready before the caches are.
+ * replica out of a Service at once). A member of the {@code readiness} health group beside Boot's
+ * {@code readinessState}, so Boot's own {@code ACCEPTING_TRAFFIC} after start-up cannot mark the application ready
+ * before the caches are.
  */
 public class WatchkeeperReadinessIndicator implements HealthIndicator {
 

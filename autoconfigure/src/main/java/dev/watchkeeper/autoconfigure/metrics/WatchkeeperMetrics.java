@@ -2,6 +2,7 @@ package dev.watchkeeper.autoconfigure.metrics;
 
 import dev.watchkeeper.controller.Controller;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.watch.BufferedWatchEventListener;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.Watcher;
 import dev.watchkeeper.watch.WatcherSnapshot;
@@ -11,29 +12,66 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.springframework.beans.factory.SmartInitializingSingleton;
+import java.util.function.Supplier;
+import org.springframework.context.SmartLifecycle;
 
 /**
- * Micrometer meters of every watcher (tag {@code watcher}) and reconciler (tag {@code reconciler}), bound once all
- * singletons, and so every {@code @Reconciler}, are registered. Gauges read the published snapshots; event and
- * error counters are fed by a listener on each watcher. The reconcile timer {@code watchkeeper.reconcile} comes
- * from the reconcile {@code Observation} (see {@link ObservationReconcileObserver}).
+ * Micrometer meters of every watcher (tag {@code watcher}) and reconciler (tag {@code reconciler}), bound at start,
+ * just before the registry starts them, so every {@code @Reconciler} is known and no event is missed. Gauges read the published snapshots; event and
+ * error counters are fed by a listener on each watcher; {@code watchkeeper.listener.dropped} counts the events each
+ * {@code @WatchListener} method lost to its full buffer. The reconcile timer {@code watchkeeper.reconcile} and the
+ * long task timer of running reconciles {@code watchkeeper.reconcile.active} come from the reconcile
+ * {@code Observation} (see {@link ObservationReconcileObserver}).
  */
-public class WatchkeeperMetrics implements SmartInitializingSingleton {
+public class WatchkeeperMetrics implements SmartLifecycle {
 
     private final WatchkeeperRegistry registry;
     private final MeterRegistry meters;
 
+    private final Supplier<List<BufferedWatchEventListener<?>>> listeners;
+
     public WatchkeeperMetrics(WatchkeeperRegistry registry, MeterRegistry meters) {
+        this(registry, meters, List::of);
+    }
+
+    /**
+     * @param listeners the {@code @WatchListener} buffers, attached before this binds (phase registry - 2), for
+     *                  {@code watchkeeper.listener.dropped}
+     */
+    public WatchkeeperMetrics(WatchkeeperRegistry registry, MeterRegistry meters,
+            Supplier<List<BufferedWatchEventListener<?>>> listeners) {
         this.registry = registry;
         this.meters = meters;
+        this.listeners = listeners;
+    }
+
+    private volatile boolean running;
+
+    @Override
+    public void start() {
+        registry.watchers().forEach(this::bind);
+        registry.controllers().forEach(this::bind);
+        listeners.get().forEach(listener -> FunctionCounter.builder("watchkeeper.listener.dropped", listener,
+                BufferedWatchEventListener::dropped).description("Events a slow @WatchListener lost to its full buffer")
+                .tag("watcher", listener.watcherName()).tag("listener", listener.listenerName()).register(meters));
+        running = true;
     }
 
     @Override
-    public void afterSingletonsInstantiated() {
-        registry.watchers().forEach(this::bind);
-        registry.controllers().forEach(this::bind);
+    public void stop() {
+        running = false;
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return registry.getPhase() - 1;
     }
 
     private void bind(Watcher<?> watcher) {
@@ -77,8 +115,6 @@ public class WatchkeeperMetrics implements SmartInitializingSingleton {
         String name = controller.name();
         Gauge.builder("watchkeeper.reconcile.queue.depth", controller, c -> c.snapshot().queueDepth())
                 .description("Keys waiting to be reconciled").tag("reconciler", name).register(meters);
-        Gauge.builder("watchkeeper.reconcile.active", controller, c -> c.snapshot().inFlight())
-                .description("Reconciles running now").tag("reconciler", name).register(meters);
         FunctionCounter.builder("watchkeeper.reconcile.retries", controller, c -> c.snapshot().counts().retries())
                 .description("Reconciles that retried an error").tag("reconciler", name).register(meters);
         Gauge.builder("watchkeeper.reconcile.failing.keys", controller, c -> c.snapshot().failingKeysTotal())

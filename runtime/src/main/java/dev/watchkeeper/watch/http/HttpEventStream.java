@@ -10,10 +10,10 @@ import dev.watchkeeper.watch.EventStream;
 import dev.watchkeeper.watch.WireEvent;
 import io.kubernetes.client.common.KubernetesObject;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.StringReader;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import okhttp3.Call;
 import okhttp3.Response;
 import okio.BufferedSource;
 import org.slf4j.Logger;
@@ -29,13 +29,14 @@ final class HttpEventStream<T extends KubernetesObject> implements EventStream<T
     private static final Logger log = LoggerFactory.getLogger(HttpEventStream.class);
     private static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
 
-    private final Call call;
     private final Response response;
     private final BufferedSource source;
     private final ObjectDecoder<T> decoder;
+    private final Duration idleTimeout;
 
-    HttpEventStream(Call call, Response response, ObjectDecoder<T> decoder, Duration deadline) {
-        this.call = call;
+    HttpEventStream(Response response, ObjectDecoder<T> decoder, Duration idleTimeout,
+            Duration deadline) {
+        this.idleTimeout = idleTimeout;
         this.response = response;
         this.source = response.body().source();
         this.decoder = decoder;
@@ -48,12 +49,24 @@ final class HttpEventStream<T extends KubernetesObject> implements EventStream<T
     public WireEvent<T> next() throws IOException {
         String line;
         do {
-            line = source.readUtf8Line();
+            line = readLine();
             if (line == null) {
                 return null;
             }
         } while (line.isBlank());
         return decode(line);
+    }
+
+    /** Reads a line; IO errors are rephrased, since OkHttp's own messages may quote the payload. */
+    private String readLine() throws IOException {
+        try {
+            return source.readUtf8Line();
+        } catch (InterruptedIOException e) {
+            throw new IOException("no data within " + idleTimeout.toSeconds() + "s (idle timeout)"
+                    + " or before the initial-events deadline", e);
+        } catch (IOException e) {
+            throw new IOException("the connection broke mid-stream (" + e.getClass().getSimpleName() + ")", e);
+        }
     }
 
     private WireEvent<T> decode(String line) throws IOException {
@@ -171,15 +184,9 @@ final class HttpEventStream<T extends KubernetesObject> implements EventStream<T
         source.timeout().clearDeadline();
     }
 
+    /** Closes the response; call it on the reading thread (another thread cancels through the call instead). */
     @Override
     public void close() {
-        call.cancel();
-        try {
-            response.close();
-        } catch (IllegalStateException concurrentRead) {
-            // Closing from another thread while the watcher thread reads: okio's timeout bookkeeping may throw
-            // "Unbalanced enter/exit". The call is cancelled, so the reader fails and releases the connection.
-            log.debug("closing a watch that another thread is reading: {}", concurrentRead.getMessage());
-        }
+        response.close();
     }
 }

@@ -143,7 +143,8 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
             }
             throw ApiFailures.fromResponse(response, body, "watch", resource.qualifiedName(), display, scope, custom);
         }
-        return new HttpEventStream<>(call, response, decoder, request.initialEventsDeadline());
+        return new HttpEventStream<>(response, decoder, options.timeout().plus(options.idleMargin()),
+                request.initialEventsDeadline());
     }
 
     @Override

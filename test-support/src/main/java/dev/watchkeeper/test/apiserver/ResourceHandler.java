@@ -3,7 +3,7 @@ package dev.watchkeeper.test.apiserver;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-
+import dev.watchkeeper.store.LabelSelector;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -163,8 +163,13 @@ final class ResourceHandler {
     }
 
     private static WatchFilter filter(HttpCall call, ResourcePath path) {
-        return new WatchFilter(path.namespace(), LabelSelector.parse(call.param("labelSelector")),
-                FieldSelector.parse(call.param("fieldSelector")));
+        LabelSelector labels;
+        try {
+            labels = LabelSelector.parse(call.param("labelSelector"));
+        } catch (IllegalArgumentException e) {
+            throw new StatusException(StatusException.Reason.BAD_REQUEST, e.getMessage());
+        }
+        return new WatchFilter(path.namespace(), labels, FieldSelector.parse(call.param("fieldSelector")));
     }
 
     private static JsonObject listBody(ApiResource resource, JsonObject metadata, List<JsonObject> items) {

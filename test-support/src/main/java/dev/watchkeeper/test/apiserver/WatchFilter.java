@@ -2,7 +2,7 @@ package dev.watchkeeper.test.apiserver;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-
+import dev.watchkeeper.store.LabelSelector;
 import java.util.HashMap;
 import java.util.Map;
 

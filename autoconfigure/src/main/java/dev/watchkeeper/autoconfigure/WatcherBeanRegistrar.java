@@ -1,0 +1,204 @@
+package dev.watchkeeper.autoconfigure;
+
+import dev.watchkeeper.annotation.ReconcilerWatchers;
+import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.registry.WatchkeeperSettings;
+import dev.watchkeeper.registry.WatcherDeclaration;
+import dev.watchkeeper.registry.WatcherDefinition;
+import dev.watchkeeper.store.MergedStore;
+import dev.watchkeeper.store.Store;
+import dev.watchkeeper.watch.Watcher;
+import io.kubernetes.client.common.KubernetesObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.AutowireCandidateQualifier;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Makes every watcher a singleton bean before any bean is created, so it can be injected and shows in
+ * {@code /actuator/beans}: watchers declared in {@code watchkeeper.watchers.<name>.*}, {@code @Bean}s returning a
+ * {@link WatcherDefinition}, and the watchers of {@code @Reconciler} methods (found on the bean classes). Each
+ * watcher is two beans, {@code watchkeeper.watcher.<name>} ({@code Watcher<T>}) and {@code watchkeeper.store.<name>}
+ * ({@code Store<T>}), both qualified by the watcher's name and typed by their generic, so
+ * {@code @Qualifier("app-config") Store<V1ConfigMap>} injects. The registry stays the one source of truth: each
+ * bean's instance is {@code registry.watcher(declaration)}, so equal declarations (SEMANTICS §5b) are one instance
+ * under several bean names. A {@code namespaces} set is one {@code Watcher} bean per namespace
+ * ({@code <name>@<namespace>}) and one merged store bean {@code <name>}.
+ *
+ * <pre>{@code
+ * @Bean
+ * static WatcherBeanRegistrar watcherBeanRegistrar() {
+ *     return new WatcherBeanRegistrar();
+ * }
+ * }</pre>
+ */
+public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor, EnvironmentAware {
+
+    /** Prefix of the bean name of each watcher. */
+    public static final String WATCHER_BEAN_PREFIX = "watchkeeper.watcher.";
+
+    /** Prefix of the bean name of each store. */
+    public static final String STORE_BEAN_PREFIX = "watchkeeper.store.";
+
+    private Environment environment;
+
+    @Override
+    public void setEnvironment(Environment environment) {
+        this.environment = environment;
+    }
+
+    @Override
+    public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) throws BeansException {
+        if (!(registry instanceof ConfigurableListableBeanFactory beanFactory)) {
+            return;
+        }
+        List<String> existing = List.of(registry.getBeanDefinitionNames());
+        WatchkeeperProperties properties = Binder.get(environment).bindOrCreate("watchkeeper",
+                WatchkeeperProperties.class);
+        for (PropertyWatcher declared : PropertyWatcher.declaredIn(properties)) {
+            registerProperty(registry, beanFactory, declared);
+        }
+        for (String beanName : existing) {
+            Class<?> type = typeOf(beanFactory, beanName);
+            if (type == null) {
+                continue;
+            }
+            if (WatcherDefinition.class.isAssignableFrom(type)) {
+                registerDefinition(registry, beanFactory, beanName);
+            } else {
+                for (WatcherDeclaration<?> declaration : ReconcilerWatchers.declaredBy(ClassUtils.getUserClass(type),
+                        environment::resolvePlaceholders)) {
+                    String name = declaration.effectiveName();
+                    if (!registry.containsBeanDefinition(WATCHER_BEAN_PREFIX + name)) {
+                        registerPair(registry, name, () -> name, declaration.type().javaType(),
+                                () -> registry(beanFactory).watcher(declaration));
+                    }
+                }
+            }
+        }
+    }
+
+    @Override
+    public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) throws BeansException {
+    }
+
+    private void registerProperty(BeanDefinitionRegistry registry, ConfigurableListableBeanFactory beanFactory,
+            PropertyWatcher declared) {
+        String name = declared.name();
+        Class<?> javaType = declared.type().javaType();
+        if (!declared.grouped()) {
+            WatcherDeclaration<?> declaration = declared.declarations().get(0);
+            registerPair(registry, name, () -> name, javaType, () -> registry(beanFactory).watcher(declaration));
+            return;
+        }
+        Supplier<List<Watcher<?>>> group = () -> group(beanFactory, declared);
+        for (int i = 0; i < declared.declarations().size(); i++) {
+            int index = i;
+            String member = declared.declarations().get(i).name();
+            register(registry, WATCHER_BEAN_PREFIX + member, () -> member, Watcher.class, javaType,
+                    () -> group.get().get(index));
+        }
+        register(registry, STORE_BEAN_PREFIX + name, () -> name, Store.class, javaType, () -> merged(group.get()));
+    }
+
+    /** The members, with the backoff and options of the group's name (the members' own names have no properties). */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static List<Watcher<?>> group(ConfigurableListableBeanFactory beanFactory, PropertyWatcher declared) {
+        WatchkeeperSettings settings = beanFactory.getBean(WatchkeeperSettings.class);
+        List members = new ArrayList<>();
+        for (WatcherDeclaration<?> member : declared.declarations()) {
+            members.add(member.withOptions(settings.watchOptions(declared.name()))
+                    .withBackOff(settings.watcherBackOff(declared.name())));
+        }
+        return (List<Watcher<?>>) (List) registry(beanFactory).watcherGroup(declared.name(), members);
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Store<?> merged(List<Watcher<?>> watchers) {
+        List stores = new ArrayList<>();
+        watchers.forEach(watcher -> stores.add(watcher.store()));
+        return new MergedStore(stores);
+    }
+
+    /** A {@code @Bean} returning a {@link WatcherDefinition}: named by {@code named(...)}, or else by the bean. */
+    private void registerDefinition(BeanDefinitionRegistry registry, ConfigurableListableBeanFactory beanFactory,
+            String beanName) {
+        Class<?> javaType = definedType(beanFactory, beanName);
+        Supplier<WatcherDefinition<?>> definition = () -> beanFactory.getBean(beanName, WatcherDefinition.class);
+        Supplier<String> name = () -> {
+            String declared = definition.get().name();
+            return declared != null ? declared : beanName;
+        };
+        registerPair(registry, beanName, name, javaType,
+                () -> registry(beanFactory).watcher(definition.get().declaration(beanName)));
+    }
+
+    private static Class<?> definedType(ConfigurableListableBeanFactory beanFactory, String beanName) {
+        try {
+            BeanDefinition merged = beanFactory.getMergedBeanDefinition(beanName);
+            Class<?> resolved = merged.getResolvableType().as(WatcherDefinition.class).getGeneric(0).resolve();
+            return resolved != null ? resolved : KubernetesObject.class;
+        } catch (RuntimeException unknown) {
+            return KubernetesObject.class;
+        }
+    }
+
+    private static void registerPair(BeanDefinitionRegistry registry, String beanNameSuffix, Supplier<String> name,
+            Class<?> javaType, Supplier<Watcher<?>> watcher) {
+        register(registry, WATCHER_BEAN_PREFIX + beanNameSuffix, name, Watcher.class, javaType, watcher);
+        register(registry, STORE_BEAN_PREFIX + beanNameSuffix, name, Store.class, javaType,
+                () -> watcher.get().store());
+    }
+
+    private static void register(BeanDefinitionRegistry registry, String beanName, Supplier<String> qualifier,
+            Class<?> rawType, Class<?> javaType, Supplier<?> instance) {
+        RootBeanDefinition definition = new RootBeanDefinition(rawType);
+        definition.setTargetType(ResolvableType.forClassWithGenerics(rawType, javaType));
+        definition.setInstanceSupplier(instance);
+        definition.addQualifier(new NameQualifier(qualifier));
+        // The registry starts and stops the watcher (AutoCloseable), which the bean is only a handle on.
+        definition.setDestroyMethodName("");
+        definition.setDescription("a Watchkeeper watcher, run by the WatchkeeperRegistry");
+        registry.registerBeanDefinition(beanName, definition);
+    }
+
+    private static WatchkeeperRegistry registry(ConfigurableListableBeanFactory beanFactory) {
+        return beanFactory.getBean(WatchkeeperRegistry.class);
+    }
+
+    private static Class<?> typeOf(ConfigurableListableBeanFactory beanFactory, String beanName) {
+        try {
+            return beanFactory.getType(beanName, false);
+        } catch (RuntimeException | LinkageError unknown) {
+            return null;
+        }
+    }
+
+    /** {@code @Qualifier("<watcher name>")}, the name read when an injection point asks (a definition's may be late). */
+    private static final class NameQualifier extends AutowireCandidateQualifier {
+
+        private final Supplier<String> name;
+
+        NameQualifier(Supplier<String> name) {
+            super(Qualifier.class);
+            this.name = name;
+        }
+
+        @Override
+        public Object getAttribute(String attribute) {
+            return VALUE_KEY.equals(attribute) ? name.get() : super.getAttribute(attribute);
+        }
+    }
+}

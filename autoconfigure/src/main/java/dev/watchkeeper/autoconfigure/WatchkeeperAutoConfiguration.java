@@ -1,0 +1,105 @@
+package dev.watchkeeper.autoconfigure;
+
+import dev.watchkeeper.annotation.ReconcilerAnnotationBeanPostProcessor;
+import dev.watchkeeper.annotation.WatchListenerAnnotationBeanPostProcessor;
+import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.controller.ReconcileObserver;
+import dev.watchkeeper.registry.WatchkeeperEnvironment;
+import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.registry.WatchkeeperSettings;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.ClientBuilder;
+import java.io.IOException;
+import java.util.concurrent.ThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.thread.Threading;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
+import org.springframework.retry.backoff.BackOffPolicy;
+
+/**
+ * Watchkeeper's core: an {@link ApiClient} (kubeconfig, then in-cluster, unless the application defines one), the
+ * {@link TimeSource}, settings from {@code watchkeeper.*} properties, the {@link WatchkeeperRegistry} that runs
+ * every watcher and controller, the post-processor that turns {@code @Reconciler} methods into controllers, the one
+ * that feeds {@code @WatchListener} methods, and the registrar that makes every watcher (from properties, from a
+ * {@code WatcherDefinition} bean, or behind a {@code @Reconciler}) a bean with its store.
+ * Watchers and workers run on virtual threads when {@code spring.threads.virtual.enabled=true} on Java 21+.
+ */
+@AutoConfiguration
+@ConditionalOnClass({ApiClient.class, WatchkeeperRegistry.class})
+@ConditionalOnBooleanProperty(name = "watchkeeper.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(WatchkeeperProperties.class)
+public final class WatchkeeperAutoConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(WatchkeeperAutoConfiguration.class);
+
+    /** Name (or qualifier) of a user {@link BackOffPolicy} bean that replaces every watcher's backoff. */
+    public static final String WATCHER_BACK_OFF_POLICY = "watchkeeperWatcherBackOffPolicy";
+
+    /** Name (or qualifier) of a user {@link BackOffPolicy} bean that replaces every reconciler's per-object backoff. */
+    public static final String RECONCILE_BACK_OFF_POLICY = "watchkeeperReconcileBackOffPolicy";
+
+    @Bean
+    @ConditionalOnMissingBean
+    ApiClient watchkeeperApiClient() throws IOException {
+        ApiClient client = ClientBuilder.standard().build();
+        // Without a kubeconfig or a service account the client silently defaults to localhost:8080; say where we go.
+        log.info("Watchkeeper talks to the Kubernetes API at {} (from $KUBECONFIG, ~/.kube/config, in-cluster "
+                + "config, or the client's default, in that order)", client.getBasePath());
+        return client;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    TimeSource watchkeeperTimeSource() {
+        return TimeSource.system();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    WatchkeeperSettings watchkeeperSettings(WatchkeeperProperties properties,
+            @Qualifier(WATCHER_BACK_OFF_POLICY) ObjectProvider<BackOffPolicy> watcherPolicy,
+            @Qualifier(RECONCILE_BACK_OFF_POLICY) ObjectProvider<BackOffPolicy> reconcilePolicy) {
+        return new PropertiesWatchkeeperSettings(properties, watcherPolicy.getIfAvailable(),
+                reconcilePolicy.getIfAvailable());
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    WatchkeeperRegistry watchkeeperRegistry(ApiClient apiClient, TimeSource time, WatchkeeperSettings settings,
+            ObjectProvider<ReconcileObserver> observer, Environment environment) {
+        ThreadFactory threads = Threading.VIRTUAL.isActive(environment)
+                ? new VirtualThreadTaskExecutor("watchkeeper-").getVirtualThreadFactory()
+                : null;
+        return new WatchkeeperRegistry(new WatchkeeperEnvironment(apiClient, time, settings, threads, threads,
+                observer.getIfAvailable()));
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    static ReconcilerAnnotationBeanPostProcessor reconcilerAnnotationBeanPostProcessor() {
+        return new ReconcilerAnnotationBeanPostProcessor();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    static WatchListenerAnnotationBeanPostProcessor watchListenerAnnotationBeanPostProcessor() {
+        return new WatchListenerAnnotationBeanPostProcessor();
+    }
+
+    /** Watchers from properties, {@code WatcherDefinition} beans and {@code @Reconciler}s, as beans. */
+    @Bean
+    @ConditionalOnMissingBean
+    static WatcherBeanRegistrar watchkeeperWatcherBeanRegistrar() {
+        return new WatcherBeanRegistrar();
+    }
+}

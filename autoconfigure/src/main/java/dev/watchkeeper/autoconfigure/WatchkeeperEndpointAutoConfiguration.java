@@ -1,0 +1,26 @@
+package dev.watchkeeper.autoconfigure;
+
+import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
+import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.registry.WatchkeeperSettings;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/** The {@code watchkeeper} actuator endpoint, when actuator is present and the endpoint is exposed. */
+@AutoConfiguration(after = WatchkeeperAutoConfiguration.class)
+@ConditionalOnClass(Endpoint.class)
+@ConditionalOnBean(WatchkeeperRegistry.class)
+@ConditionalOnAvailableEndpoint(WatchkeeperEndpoint.class)
+public final class WatchkeeperEndpointAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    WatchkeeperEndpoint watchkeeperEndpoint(WatchkeeperRegistry registry, WatchkeeperSettings settings) {
+        return new WatchkeeperEndpoint(registry, settings);
+    }
+}

@@ -1,0 +1,43 @@
+package dev.watchkeeper.autoconfigure;
+
+import dev.watchkeeper.annotation.WatchListenerAnnotationBeanPostProcessor;
+import dev.watchkeeper.autoconfigure.metrics.ObservationReconcileObserver;
+import dev.watchkeeper.autoconfigure.metrics.WatchkeeperMetrics;
+import dev.watchkeeper.controller.ReconcileObserver;
+import dev.watchkeeper.registry.WatchkeeperRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Micrometer meters of watchers and reconcilers, and reconciles inside an {@code Observation} (timer
+ * {@code watchkeeper.reconcile}; a span when tracing is present).
+ */
+@AutoConfiguration(after = {WatchkeeperAutoConfiguration.class, MetricsAutoConfiguration.class,
+        CompositeMeterRegistryAutoConfiguration.class},
+        afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
+@ConditionalOnClass({MeterRegistry.class, ObservationRegistry.class, WatchkeeperRegistry.class})
+public final class WatchkeeperMetricsAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBean(ObservationRegistry.class)
+    ReconcileObserver watchkeeperReconcileObserver(ObservationRegistry observations) {
+        return new ObservationReconcileObserver(observations);
+    }
+
+    @Bean
+    @ConditionalOnBean({WatchkeeperRegistry.class, MeterRegistry.class})
+    WatchkeeperMetrics watchkeeperMetrics(WatchkeeperRegistry registry, MeterRegistry meters,
+            ObjectProvider<WatchListenerAnnotationBeanPostProcessor> listeners) {
+        return new WatchkeeperMetrics(registry, meters, () -> listeners.stream()
+                .flatMap(processor -> processor.listeners().stream()).toList());
+    }
+}

@@ -1,0 +1,178 @@
+package dev.watchkeeper.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.registry.WatchkeeperSettings;
+import dev.watchkeeper.watch.InitialListStrategy;
+import dev.watchkeeper.watch.WatchOptions;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.retry.backoff.BackOffPolicy;
+import org.springframework.retry.backoff.FixedBackOffPolicy;
+
+class WatchkeeperAutoConfigurationTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(WatchkeeperAutoConfiguration.class))
+            .withBean(ApiClient.class, () -> new ApiClient().setBasePath("http://127.0.0.1:1"));
+
+    @Test
+    void providesTheRegistryTimeAndSettings() {
+        runner.run(context -> {
+            assertThat(context).hasSingleBean(WatchkeeperRegistry.class);
+            assertThat(context).hasSingleBean(WatchkeeperSettings.class);
+            assertThat(context.getBean(TimeSource.class)).isSameAs(TimeSource.system());
+        });
+    }
+
+    @Test
+    void backsOffWithoutTheKubernetesClient() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(WatchkeeperAutoConfiguration.class))
+                .withClassLoader(new FilteredClassLoader(ApiClient.class))
+                .run(context -> assertThat(context).doesNotHaveBean(WatchkeeperRegistry.class));
+    }
+
+    @Test
+    void canBeSwitchedOff() {
+        runner.withPropertyValues("watchkeeper.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(WatchkeeperRegistry.class));
+    }
+
+    @Test
+    void theApplicationsApiClientWins() {
+        runner.run(context -> assertThat(context.getBean(ApiClient.class).getBasePath())
+                .isEqualTo("http://127.0.0.1:1"));
+    }
+
+    @Test
+    void userBeansWin() {
+        runner.withUserConfiguration(UserBeans.class).run(context -> {
+            assertThat(context.getBean(TimeSource.class)).isSameAs(UserBeans.TIME);
+            assertThat(context.getBean(WatchkeeperSettings.class)).isSameAs(UserBeans.SETTINGS);
+        });
+    }
+
+    @Test
+    void aNamedBackOffPolicyBeanReplacesTheWatchersBackOff() {
+        runner.withUserConfiguration(UserPolicy.class).run(context -> assertThat(
+                context.getBean(WatchkeeperSettings.class).watcherBackOffPolicy("any"))
+                .isInstanceOf(FixedBackOffPolicy.class));
+    }
+
+    @Test
+    void bindsGlobalValuesAndPerWatcherAndPerReconcilerOverrides() {
+        runner.withPropertyValues(
+                "watchkeeper.backoff.initial-interval=1s",
+                "watchkeeper.backoff.max-interval=1m",
+                "watchkeeper.backoff.max-elapsed-time=10m",
+                "watchkeeper.watch.page-size=100",
+                "watchkeeper.watch.initial-list=auto",
+                "watchkeeper.watchers.cms.backoff.multiplier=3",
+                "watchkeeper.watchers.cms.watch.timeout=60s",
+                "watchkeeper.reconcilers.gen.concurrency=4",
+                "watchkeeper.reconcilers.gen.resync-period=0",
+                "watchkeeper.reconcile.shutdown-grace=5s")
+                .run(context -> {
+                    WatchkeeperSettings settings = context.getBean(WatchkeeperSettings.class);
+                    BackOffSettings global = settings.watcherBackOff("other");
+                    assertThat(global).isEqualTo(new BackOffSettings(Duration.ofSeconds(1), 2.0,
+                            Duration.ofMinutes(1), 1.0, Duration.ofMinutes(2), Duration.ofMinutes(10)));
+                    assertThat(settings.watcherBackOff("cms").multiplier()).isEqualTo(3.0);
+                    assertThat(settings.watcherBackOff("cms").initialInterval()).isEqualTo(Duration.ofSeconds(1));
+                    WatchOptions options = settings.watchOptions("cms");
+                    assertThat(options.pageSize()).isEqualTo(100);
+                    assertThat(options.timeout()).isEqualTo(Duration.ofSeconds(60));
+                    assertThat(options.initialList()).isEqualTo(InitialListStrategy.AUTO);
+                    assertThat(settings.controller("gen", 1).concurrency()).as("property beats annotation")
+                            .isEqualTo(4);
+                    assertThat(settings.controller("gen", 1).resyncPeriod()).isZero();
+                    assertThat(settings.controller("other", 2).concurrency()).isEqualTo(2);
+                    assertThat(settings.controller("other", 2).shutdownGrace()).isEqualTo(Duration.ofSeconds(5));
+                });
+    }
+
+    @Test
+    void defaultsAreClientGosNumbers() {
+        runner.run(context -> {
+            WatchkeeperSettings settings = context.getBean(WatchkeeperSettings.class);
+            assertThat(settings.watcherBackOff("x")).isEqualTo(BackOffSettings.clientGo());
+            assertThat(settings.watchOptions("x")).isEqualTo(WatchOptions.defaults());
+            assertThat(settings.controller("x", 1).resyncPeriod()).isEqualTo(Duration.ofHours(10));
+        });
+    }
+
+    @Test
+    void aNegativeIntervalFailsStartUpNamingTheProperty() {
+        runner.withPropertyValues("watchkeeper.backoff.initial-interval=-1s").run(context -> assertThat(context)
+                .getFailure().rootCause().hasMessageContaining("watchkeeper.backoff.initial-interval")
+                .hasMessageContaining("must be positive"));
+    }
+
+    @Test
+    void aMultiplierBelowOneFailsStartUpNamingTheProperty() {
+        runner.withPropertyValues("watchkeeper.watchers.cms.backoff.multiplier=0.5")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("watchkeeper.watchers.cms.backoff.multiplier")
+                        .hasMessageContaining("must be at least 1"));
+    }
+
+    @Test
+    void aMaxBelowTheInitialIntervalFailsStartUpNamingTheProperty() {
+        runner.withPropertyValues("watchkeeper.reconcile.backoff.max-interval=1ms",
+                "watchkeeper.reconcile.backoff.initial-interval=5ms")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("watchkeeper.reconcile.backoff.max-interval")
+                        .hasMessageContaining("must not be below"));
+    }
+
+    @Test
+    void aZeroConcurrencyFailsStartUpNamingTheProperty() {
+        runner.withPropertyValues("watchkeeper.reconcilers.gen.concurrency=0")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("watchkeeper.reconcilers.gen.concurrency"));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class UserBeans {
+        static final TimeSource TIME = new TimeSource() {
+            @Override
+            public java.time.Clock clock() {
+                return java.time.Clock.systemUTC();
+            }
+
+            @Override
+            public void await(Object monitor, Duration delay, java.util.function.BooleanSupplier wake) {
+            }
+        };
+        static final WatchkeeperSettings SETTINGS = new WatchkeeperSettings() {
+        };
+
+        @Bean
+        TimeSource myTime() {
+            return TIME;
+        }
+
+        @Bean
+        WatchkeeperSettings mySettings() {
+            return SETTINGS;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class UserPolicy {
+        @Bean(WatchkeeperAutoConfiguration.WATCHER_BACK_OFF_POLICY)
+        BackOffPolicy watcherPolicy() {
+            return new FixedBackOffPolicy();
+        }
+    }
+}

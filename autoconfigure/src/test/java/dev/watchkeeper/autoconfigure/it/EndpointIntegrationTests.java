@@ -1,0 +1,150 @@
+package dev.watchkeeper.autoconfigure.it;
+
+import static dev.watchkeeper.test.stub.Replies.cm;
+import static dev.watchkeeper.test.stub.Replies.events;
+import static dev.watchkeeper.test.stub.Replies.page;
+import static dev.watchkeeper.test.stub.Replies.serviceUnavailable;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.google.gson.JsonObject;
+import dev.watchkeeper.annotation.Reconciler;
+import dev.watchkeeper.test.stub.KubeApiStub;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * {@code /actuator/watchkeeper}, health, readiness and metrics over real HTTP while a watcher fails, backs off, is
+ * told to retry now, and recovers.
+ */
+@SpringBootTest(classes = EndpointIntegrationTests.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+        properties = {
+                "management.endpoints.web.exposure.include=health,watchkeeper,metrics",
+                "management.endpoint.health.show-details=always",
+                "management.endpoint.health.probes.enabled=true",
+                "watchkeeper.backoff.initial-interval=30s",
+                "watchkeeper.backoff.max-interval=60s"})
+class EndpointIntegrationTests {
+
+    static final KubeApiStub STUB = new KubeApiStub();
+    static final String WATCHER = "configmaps@team";
+
+    @LocalServerPort
+    int port;
+
+    @BeforeAll
+    static void script() {
+        STUB.start();
+        STUB.on("/api/v1/namespaces/team/configmaps")
+                .list(serviceUnavailable())
+                .list(serviceUnavailable())
+                .list(page(cm("a", "5")).resourceVersion("5"))
+                .watch(events().thenStayOpen());
+    }
+
+    @AfterAll
+    static void stop() {
+        STUB.close();
+    }
+
+    @Test
+    void showsTheBackoffRetriesNowOnRequestAndRecovers() {
+        Http http = new Http(port);
+
+        JsonObject backingOff = awaitWatcher(http, w -> phase(w).equals("BACKING_OFF"));
+        assertThat(backingOff.get("consecutiveFailures").getAsInt()).isEqualTo(1);
+        assertThat(Duration.parse(backingOff.get("currentDelay").getAsString())).isBetween(Duration.ofSeconds(30),
+                Duration.ofSeconds(60));
+        assertThat(Instant.parse(backingOff.get("nextAttemptAt").getAsString())).isAfter(Instant.now());
+        JsonObject error = backingOff.getAsJsonObject("lastError");
+        assertThat(error.get("kind").getAsString()).isEqualTo("InitialListFailed");
+        assertThat(error.get("code").getAsInt()).isEqualTo(503);
+        assertThat(backingOff.getAsJsonObject("backoff").get("initialInterval").getAsString()).isEqualTo("PT30S");
+        Http.Response health = http.get("/actuator/health");
+        assertThat(health.status()).as(health.body()).isEqualTo(503);
+        assertThat(http.get("/actuator/health").json().getAsJsonObject().getAsJsonObject("components")
+                .getAsJsonObject("watchkeeper").get("status").getAsString()).isEqualTo("OUT_OF_SERVICE");
+        assertThat(http.get("/actuator/health/readiness").status()).isEqualTo(503);
+        assertThat(http.get("/actuator/health/liveness").status()).isEqualTo(200);
+
+        assertThat(http.post("/actuator/watchkeeper/" + WATCHER).status()).isEqualTo(200);
+        JsonObject again = awaitWatcher(http, w -> w.get("consecutiveFailures").getAsInt() == 2
+                && phase(w).equals("BACKING_OFF"));
+        assertThat(Duration.parse(again.get("currentDelay").getAsString()))
+                .as("retry-now starts the backoff over").isLessThan(Duration.ofSeconds(60));
+
+        assertThat(http.post("/actuator/watchkeeper/" + WATCHER).status()).isEqualTo(200);
+        JsonObject watching = awaitWatcher(http, w -> phase(w).equals("WATCHING") && w.get("synced").getAsBoolean());
+        assertThat(watching.get("objects").getAsInt()).isEqualTo(1);
+        assertThat(watching.get("resourceVersion").getAsString()).isEqualTo("5");
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> http.get("/actuator/health").status() == 200);
+        assertThat(http.get("/actuator/health/readiness").status()).isEqualTo(200);
+        JsonObject reconciler = http.get("/actuator/watchkeeper/team").json().getAsJsonObject();
+        assertThat(reconciler.get("primaryWatcher").getAsString()).isEqualTo(WATCHER);
+        await().atMost(Duration.ofSeconds(10)).until(() -> http.get("/actuator/watchkeeper/team").json()
+                .getAsJsonObject().getAsJsonObject("counts").get("reconciles").getAsInt() >= 1);
+    }
+
+    @Test
+    void exposesMetricsByTheDocumentedNames() {
+        Http http = new Http(port);
+        for (String name : new String[] {"watchkeeper.watcher.objects", "watchkeeper.watcher.synced",
+                "watchkeeper.watcher.backoff.delay", "watchkeeper.watcher.failures", "watchkeeper.watcher.relists",
+                "watchkeeper.reconcile.queue.depth", "watchkeeper.reconcile.retries",
+                "watchkeeper.reconcile.failing.keys"}) {
+            assertThat(http.get("/actuator/metrics/" + name).status()).as(name).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void answers404ForAnUnknownName() {
+        Http http = new Http(port);
+        assertThat(http.get("/actuator/watchkeeper/nope").status()).isEqualTo(404);
+        assertThat(http.post("/actuator/watchkeeper/nope").status()).isEqualTo(404);
+    }
+
+    private static JsonObject awaitWatcher(Http http, java.util.function.Predicate<JsonObject> condition) {
+        JsonObject[] found = new JsonObject[1];
+        await().atMost(Duration.ofSeconds(15)).until(() -> {
+            found[0] = http.get("/actuator/watchkeeper/" + WATCHER).json().getAsJsonObject();
+            return condition.test(found[0]);
+        });
+        return found[0];
+    }
+
+    private static String phase(JsonObject watcher) {
+        return watcher.get("phase").getAsString();
+    }
+
+    @SpringBootApplication
+    static class App {
+
+        @Bean
+        ApiClient apiClient() {
+            return STUB.apiClient();
+        }
+
+        @Bean
+        TeamReconciler teamReconciler() {
+            return new TeamReconciler();
+        }
+    }
+
+    static class TeamReconciler {
+
+        @Reconciler(name = "team", namespace = "team")
+        void reconcile(V1ConfigMap configMap) {
+        }
+    }
+}

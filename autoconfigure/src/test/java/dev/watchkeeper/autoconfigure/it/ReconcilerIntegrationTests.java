@@ -1,0 +1,195 @@
+package dev.watchkeeper.autoconfigure.it;
+
+import static dev.watchkeeper.test.stub.Replies.cm;
+import static dev.watchkeeper.test.stub.Replies.events;
+import static dev.watchkeeper.test.stub.Replies.modified;
+import static dev.watchkeeper.test.stub.Replies.page;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.watchkeeper.annotation.Reconciler;
+import dev.watchkeeper.controller.ControllerSnapshot;
+import dev.watchkeeper.controller.ReconcileContext;
+import dev.watchkeeper.controller.ReconcileResult;
+import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.test.stub.KubeApiStub;
+import dev.watchkeeper.test.stub.WatchLine;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Lazy;
+import org.springframework.stereotype.Component;
+
+/**
+ * A {@code @Reconciler} bean in a real Spring Boot application against the scripted API stub over HTTP.
+ */
+@SpringBootTest(classes = ReconcilerIntegrationTests.App.class, properties = "watchkeeper.reconcilers.cms.concurrency=3")
+class ReconcilerIntegrationTests {
+
+    static final KubeApiStub STUB = new KubeApiStub();
+    static final int KEYS = 30;
+    static final int UPDATES = 5;
+
+    @BeforeAll
+    static void script() {
+        STUB.start();
+        List<V1ConfigMap> items = new ArrayList<>();
+        for (int i = 0; i < KEYS; i++) {
+            items.add(cm(name(i), "1"));
+        }
+        items.add(cm("fail-me", "1"));
+        items.add(cm("requeue-me", "1"));
+        List<WatchLine> changes = new ArrayList<>();
+        int rv = 2;
+        for (int round = 0; round < UPDATES; round++) {
+            for (int i = 0; i < KEYS; i++) {
+                changes.add(modified(cm(name(i), Integer.toString(rv++))));
+            }
+        }
+        STUB.on("/api/v1/namespaces/default/configmaps")
+                .list(page(items.toArray(V1ConfigMap[]::new)).resourceVersion("1"))
+                .watch(events(changes.toArray(WatchLine[]::new)).thenStayOpen());
+    }
+
+    @AfterAll
+    static void stop() {
+        STUB.close();
+    }
+
+    @Autowired
+    Work work;
+
+    @Autowired
+    WatchkeeperRegistry registry;
+
+    @Test
+    void everyObjectIsReconciledAndEveryChangeIsSeen() {
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            for (int i = 0; i < KEYS; i++) {
+                assertThat(work.lastVersion.get(name(i))).as(name(i)).isEqualTo(
+                        Integer.toString(2 + (UPDATES - 1) * KEYS + i));
+            }
+        });
+        assertThat(work.calls.keySet()).contains("fail-me", "requeue-me");
+    }
+
+    @Test
+    void concurrencyIsNeverExceededAndNoKeyRunsTwiceAtOnce() {
+        await().atMost(Duration.ofSeconds(20)).until(() -> work.lastVersion.size() >= KEYS);
+        assertThat(work.maxInFlight.get()).isBetween(1, 3);
+        assertThat(work.overlaps.get()).isZero();
+        assertThat(registry.controller("cms")).get().extracting(c -> c.snapshot().concurrency()).isEqualTo(3);
+    }
+
+    @Test
+    void aFailingObjectIsRetriedWithGrowingPerObjectDelays() {
+        await().atMost(Duration.ofSeconds(20)).until(() -> work.failMeDelays.size() >= 4);
+        assertThat(work.failMeDelays).containsExactly(Duration.ofMillis(5), Duration.ofMillis(10),
+                Duration.ofMillis(20), Duration.ofMillis(40));
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(snapshot().failingKeys())
+                .extracting(ControllerSnapshot.FailingKey::key).doesNotContain("default/fail-me"));
+    }
+
+    @Test
+    void requeueAfterRunsTheObjectAgainNoSoonerThanAsked() {
+        await().atMost(Duration.ofSeconds(20)).until(() -> work.requeueTimes.size() >= 2);
+        assertThat(Duration.between(work.requeueTimes.get(0), work.requeueTimes.get(1)))
+                .isGreaterThanOrEqualTo(Work.REQUEUE);
+    }
+
+    private ControllerSnapshot snapshot() {
+        return registry.controller("cms").orElseThrow().snapshot();
+    }
+
+    private static String name(int i) {
+        return String.format("c%02d", i);
+    }
+
+    @SpringBootApplication
+    static class App {
+
+        @Bean
+        ApiClient apiClient() {
+            return STUB.apiClient();
+        }
+
+        @Bean
+        Work work(@Lazy WatchkeeperRegistry registry) {
+            return new Work(registry);
+        }
+    }
+
+    /** The reconciler: counts, checks overlap, fails one object four times, requeues another once. */
+    @Component
+    static class Work {
+
+        static final Duration REQUEUE = Duration.ofMillis(300);
+
+        final WatchkeeperRegistry registry;
+        final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+        final Map<String, String> lastVersion = new ConcurrentHashMap<>();
+        final Set<String> running = ConcurrentHashMap.newKeySet();
+        final AtomicInteger inFlight = new AtomicInteger();
+        final AtomicInteger maxInFlight = new AtomicInteger();
+        final AtomicInteger overlaps = new AtomicInteger();
+        final List<Duration> failMeDelays = new CopyOnWriteArrayList<>();
+        final List<Instant> requeueTimes = new CopyOnWriteArrayList<>();
+
+        Work(WatchkeeperRegistry registry) {
+            this.registry = registry;
+        }
+
+        @Reconciler(name = "cms", namespace = "${test.namespace:default}")
+        ReconcileResult reconcile(V1ConfigMap configMap, ReconcileContext context) {
+            String name = configMap.getMetadata().getName();
+            if (!running.add(name)) {
+                overlaps.incrementAndGet();
+            }
+            maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+            try {
+                calls.computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet();
+                LockSupport.parkNanos(Duration.ofMillis(2).toNanos()); // some work, so overlaps could happen
+                if (name.equals("fail-me")) {
+                    return failFourTimes(context);
+                }
+                if (name.equals("requeue-me")) {
+                    requeueTimes.add(Instant.now());
+                    return requeueTimes.size() == 1 ? ReconcileResult.requeueAfter(REQUEUE) : ReconcileResult.done();
+                }
+                lastVersion.put(name, configMap.getMetadata().getResourceVersion());
+                return ReconcileResult.done();
+            } finally {
+                inFlight.decrementAndGet();
+                running.remove(name);
+            }
+        }
+
+        private ReconcileResult failFourTimes(ReconcileContext context) {
+            if (context.attempt() > 1) {
+                registry.controller("cms").orElseThrow().snapshot().failingKeys().stream()
+                        .filter(k -> k.key().equals("default/fail-me")).findFirst()
+                        .ifPresent(k -> failMeDelays.add(k.delay()));
+            }
+            if (context.attempt() <= 4) {
+                throw new IllegalStateException("attempt " + context.attempt() + " fails on purpose");
+            }
+            return ReconcileResult.done();
+        }
+    }
+}

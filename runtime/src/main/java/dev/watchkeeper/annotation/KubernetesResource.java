@@ -1,0 +1,31 @@
+package dev.watchkeeper.annotation;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Declares the API resource of a custom {@code KubernetesObject} class, so {@link Reconciler @Reconciler}, {@code owns}
+ * and {@code watches} can use the class without repeating group, version and plural.
+ *
+ * <pre>{@code
+ * @KubernetesResource(group = "samples.watchkeeper.dev", version = "v1", plural = "configmapgenerators")
+ * public class ConfigMapGenerator implements KubernetesObject { ... }
+ * }</pre>
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface KubernetesResource {
+
+    /** API group; empty = core. */
+    String group();
+
+    String version();
+
+    String plural();
+
+    boolean namespaced() default true;
+}

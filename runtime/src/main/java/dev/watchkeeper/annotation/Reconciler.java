@@ -1,0 +1,83 @@
+package dev.watchkeeper.annotation;
+
+import dev.watchkeeper.controller.Trigger;
+import io.kubernetes.client.common.KubernetesObject;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a bean method as the reconcile function of a controller. The method's first parameter is the primary
+ * resource type; an optional second parameter is the {@link dev.watchkeeper.controller.ReconcileContext}; it
+ * returns {@code void} (done) or a {@link dev.watchkeeper.controller.ReconcileResult}.
+ *
+ * <pre>{@code
+ * @Component
+ * class ConfigMapGenerators {
+ *     @Reconciler(namespace = "${app.namespace}", owns = V1ConfigMap.class, triggerOn = Trigger.GENERATION)
+ *     ReconcileResult reconcile(ConfigMapGenerator generator, ReconcileContext context) {
+ *         ...
+ *         return ReconcileResult.done();
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>String attributes may hold {@code ${...}} placeholders, resolved through the application's
+ * {@code Environment}. Found by {@link ReconcilerAnnotationBeanPostProcessor} on singleton beans.
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface Reconciler {
+
+    /**
+     * The reconciler's name in logs, state, metrics and properties ({@code watchkeeper.reconcilers.<name>.*}).
+     * Default {@code <beanName>-<methodName>}: stable as long as the bean and method keep their names, and unique
+     * even with several reconcilers of one resource.
+     */
+    String name() default "";
+
+    /** The namespace to watch; empty = all namespaces (and cluster-scoped resources). */
+    String namespace() default "";
+
+    /** A label selector for the primary resource. */
+    String labelSelector() default "";
+
+    /** A field selector for the primary resource. */
+    String fieldSelector() default "";
+
+    /** Secondary types whose objects name their primary in a controller ownerReference; watched in the same namespace. */
+    Class<? extends KubernetesObject>[] owns() default {};
+
+    /**
+     * Other secondary types, each mapped to primary keys by a {@code SecondaryMapper<S>} bean: the one bean whose
+     * generic type is {@code S}, chosen among the beans named in {@link #mapper()} when it is set.
+     */
+    Class<? extends KubernetesObject>[] watches() default {};
+
+    /** Names of {@code SecondaryMapper} beans for {@link #watches()}; empty = find them by generic type. */
+    String[] mapper() default {};
+
+    /** The most reconciles at once; properties may override it. */
+    int concurrency() default 1;
+
+    /** Which primary changes start a reconcile; several = any of them. */
+    Trigger[] triggerOn() default Trigger.ALL;
+
+    /** The name of a {@code TriggerFilter} bean, combined with {@link #triggerOn()} by "either". */
+    String filter() default "";
+
+    /** API group of a custom primary resource (empty = core); see also {@link KubernetesResource}. */
+    String group() default "";
+
+    /** API version of a custom primary resource. */
+    String version() default "";
+
+    /** Plural of a custom primary resource (or of a built-in one, to skip discovery). */
+    String plural() default "";
+
+    /** Whether the custom primary resource is namespaced. */
+    boolean namespaced() default true;
+}

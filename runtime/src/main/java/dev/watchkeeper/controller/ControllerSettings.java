@@ -1,0 +1,103 @@
+package dev.watchkeeper.controller;
+
+import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.backoff.JitteredExponentialBackOffPolicy;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Set;
+import org.springframework.retry.backoff.BackOffPolicy;
+
+/**
+ * How a controller runs.
+ *
+ * <pre>{@code
+ * ControllerSettings settings = ControllerSettings.defaults()
+ *         .withConcurrency(4)
+ *         .withTriggers(Trigger.GENERATION);
+ * }</pre>
+ *
+ * @param concurrency   the most reconciles at once (≥ 1)
+ * @param backOffPolicy per-object error backoff; must be a {@code SleepingBackOffPolicy} (its delays are scheduled,
+ *                      not slept); default client-go's per-item curve, 5 ms × 2ⁿ capped at 1000 s, no jitter
+ * @param shutdownGrace how long {@code close} waits for running reconciles before interrupting them; default 30 s
+ * @param resyncPeriod  how often every primary object is reconciled anyway (±10 % jitter); default 10 h,
+ *                      {@link Duration#ZERO} = never
+ * @param triggers      which primary changes enqueue; default {@link Trigger#ALL}
+ */
+public record ControllerSettings(int concurrency, BackOffPolicy backOffPolicy, Duration shutdownGrace,
+        Duration resyncPeriod, Set<Trigger> triggers) {
+
+    public ControllerSettings {
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("concurrency must be at least 1, was " + concurrency);
+        }
+        ObjectBackOff.requireSleeping(backOffPolicy);
+        Objects.requireNonNull(shutdownGrace, "shutdownGrace");
+        Objects.requireNonNull(resyncPeriod, "resyncPeriod");
+        if (shutdownGrace.isNegative()) {
+            throw new IllegalArgumentException("shutdown grace must not be negative, was " + shutdownGrace);
+        }
+        if (resyncPeriod.isNegative()) {
+            throw new IllegalArgumentException("resync period must not be negative, was " + resyncPeriod);
+        }
+        triggers = triggers == null || triggers.isEmpty() ? Set.of(Trigger.ALL) : Set.copyOf(triggers);
+    }
+
+    public static ControllerSettings defaults() {
+        return new ControllerSettings(1, defaultBackOffPolicy(), Duration.ofSeconds(30), Duration.ofHours(10),
+                Set.of(Trigger.ALL));
+    }
+
+    /** client-go's per-item exponential failure rate limiter: 5 ms × 2ⁿ, capped at 1000 s, no jitter. */
+    public static BackOffPolicy defaultBackOffPolicy() {
+        return new JitteredExponentialBackOffPolicy(Duration.ofMillis(5), 2.0, Duration.ofSeconds(1000), 0.0);
+    }
+
+    public ControllerSettings withConcurrency(int concurrency) {
+        return new ControllerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers);
+    }
+
+    public ControllerSettings withBackOffPolicy(BackOffPolicy policy) {
+        return new ControllerSettings(concurrency, policy, shutdownGrace, resyncPeriod, triggers);
+    }
+
+    /**
+     * The per-object backoff from numbers: initial interval, multiplier, max interval and jitter. The reset timer
+     * and max elapsed time of {@link BackOffSettings} do not apply: an object's backoff resets on its next success,
+     * and a failing object is retried for as long as it exists.
+     */
+    public ControllerSettings withBackOff(BackOffSettings settings) {
+        return withBackOffPolicy(new JitteredExponentialBackOffPolicy(settings.initialInterval(),
+                settings.multiplier(), settings.maxInterval(), settings.jitter()));
+    }
+
+    public ControllerSettings withShutdownGrace(Duration grace) {
+        return new ControllerSettings(concurrency, backOffPolicy, grace, resyncPeriod, triggers);
+    }
+
+    public ControllerSettings withResyncPeriod(Duration period) {
+        return new ControllerSettings(concurrency, backOffPolicy, shutdownGrace, period, triggers);
+    }
+
+    public ControllerSettings withTriggers(Trigger... triggers) {
+        return withTriggers(triggers.length == 0 ? Set.of(Trigger.ALL) : EnumSet.of(triggers[0], triggers));
+    }
+
+    public ControllerSettings withTriggers(Set<Trigger> triggers) {
+        return new ControllerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers);
+    }
+
+    /** The filter the triggers make, or {@code null} when {@link Trigger#ALL} is among them. */
+    public <T extends io.kubernetes.client.common.KubernetesObject> TriggerFilter<T> triggerFilter() {
+        if (triggers.contains(Trigger.ALL)) {
+            return null;
+        }
+        TriggerFilter<T> combined = null;
+        for (Trigger trigger : triggers) {
+            TriggerFilter<T> filter = trigger.filter();
+            combined = combined == null ? filter : combined.or(filter);
+        }
+        return combined;
+    }
+}

@@ -1,0 +1,127 @@
+package dev.watchkeeper.controller;
+
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.store.Store;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1EventSource;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1ObjectReference;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link ReconcileContext} a {@link Controller} hands to each reconcile. Events are core/v1 Events written
+ * through {@link CoreV1Api}, reported by {@code watchkeeper/<controller>}.
+ *
+ * <pre>{@code
+ * context.publishEvent("Warning", "InvalidSpec", "spec.replicas must not be negative");
+ * }</pre>
+ */
+public final class DefaultReconcileContext implements ReconcileContext {
+
+    private static final Logger log = LoggerFactory.getLogger(DefaultReconcileContext.class);
+
+    private final String controller;
+    private final ObjectKey key;
+    private final int attempt;
+    private final ApiClient apiClient;
+    private final ResourceType<?> primaryType;
+    private final KubernetesObject primary;
+    private final Map<Class<?>, Store<?>> stores;
+    private final Clock clock;
+
+    /**
+     * @param stores the controller's stores by Java type; where two watchers share a type, the primary's wins
+     */
+    public DefaultReconcileContext(String controller, ObjectKey key, int attempt, ApiClient apiClient,
+            ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores, Clock clock) {
+        this.controller = Objects.requireNonNull(controller, "controller");
+        this.key = Objects.requireNonNull(key, "key");
+        this.attempt = attempt;
+        this.apiClient = apiClient;
+        this.primaryType = Objects.requireNonNull(primaryType, "primaryType");
+        this.primary = Objects.requireNonNull(primary, "primary");
+        this.stores = Map.copyOf(stores);
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public ObjectKey key() {
+        return key;
+    }
+
+    @Override
+    public int attempt() {
+        return attempt;
+    }
+
+    @Override
+    public ApiClient apiClient() {
+        return apiClient;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <S extends KubernetesObject> Store<S> store(Class<S> type) {
+        Store<?> store = stores.get(type);
+        if (store == null) {
+            throw new IllegalArgumentException("controller " + controller + " watches no " + type.getName()
+                    + "; it watches " + stores.keySet().stream().map(Class::getSimpleName).sorted().toList());
+        }
+        return (Store<S>) store;
+    }
+
+    @Override
+    public void publishEvent(String type, String reason, String message) {
+        if (apiClient == null) {
+            log.warn("controller {} has no API client; dropped event {} {} about {}", controller, type, reason, key);
+            return;
+        }
+        try {
+            CoreV1Event event = event(type, reason, message);
+            new CoreV1Api(apiClient).createNamespacedEvent(event.getMetadata().getNamespace(), event).execute();
+        } catch (ApiException e) {
+            log.warn("controller {} could not record event {} about {}: HTTP {} {}", controller, reason, key,
+                    e.getCode(), e.getMessage());
+        } catch (RuntimeException e) {
+            log.warn("controller {} could not record event {} about {}", controller, reason, key, e);
+        }
+    }
+
+    /** The Event, named like client-go's recorder names them: {@code <object>.<unique hex>}. */
+    CoreV1Event event(String type, String reason, String message) {
+        V1ObjectMeta metadata = primary.getMetadata();
+        OffsetDateTime now = OffsetDateTime.now(clock);
+        // Events about cluster-scoped objects live in "default", as kubectl and client-go put them.
+        String namespace = key.namespace() != null ? key.namespace() : "default";
+        String component = "watchkeeper/" + controller;
+        V1ObjectReference involved = new V1ObjectReference()
+                .apiVersion(primary.getApiVersion() != null ? primary.getApiVersion() : primaryType.apiVersion())
+                .kind(primary.getKind() != null ? primary.getKind() : primaryType.kind())
+                .namespace(key.namespace())
+                .name(key.name())
+                .uid(metadata == null ? null : metadata.getUid())
+                .resourceVersion(metadata == null ? null : metadata.getResourceVersion());
+        return new CoreV1Event()
+                .metadata(new V1ObjectMeta().namespace(namespace)
+                        .name(key.name() + "." + Long.toHexString(System.nanoTime() ^ clock.millis())))
+                .involvedObject(involved)
+                .type(type)
+                .reason(reason)
+                .message(message)
+                .count(1)
+                .firstTimestamp(now)
+                .lastTimestamp(now)
+                .source(new V1EventSource().component(component))
+                .reportingComponent(component);
+    }
+}

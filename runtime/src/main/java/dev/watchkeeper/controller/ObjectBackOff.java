@@ -1,0 +1,81 @@
+package dev.watchkeeper.controller;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.springframework.retry.backoff.BackOffContext;
+import org.springframework.retry.backoff.BackOffPolicy;
+import org.springframework.retry.backoff.Sleeper;
+import org.springframework.retry.backoff.SleepingBackOffPolicy;
+
+/**
+ * Per-object error backoff: one Spring Retry {@link BackOffContext} per failing key, so one broken object backs off
+ * without slowing the others (kube-rs lacks this, #1916). Delays are <em>scheduled</em>, never slept: the policy
+ * is given a sleeper that records the delay and returns at once, and the controller re-adds the key with it.
+ *
+ * <pre>{@code
+ * ObjectBackOff<ObjectKey> backOff = new ObjectBackOff<>(ControllerSettings.defaultBackOffPolicy());
+ * queue.add(key, backOff.next(key));   // 5 ms, 10 ms, 20 ms, … 1000 s
+ * backOff.forget(key);                 // on success
+ * }</pre>
+ *
+ * @param <K> the key type
+ */
+public final class ObjectBackOff<K> {
+
+    private final CapturingSleeper sleeper = new CapturingSleeper();
+    private final BackOffPolicy policy;
+    private final Map<K, BackOffContext> contexts = new HashMap<>();
+
+    /**
+     * @param policy a {@link SleepingBackOffPolicy}: only through its sleeper can a delay be learned without blocking
+     * @throws IllegalArgumentException for any other policy
+     */
+    public ObjectBackOff(BackOffPolicy policy) {
+        this.policy = requireSleeping(policy).withSleeper(sleeper);
+    }
+
+    /** Checks that {@code policy} can serve as a per-object backoff, with a message that says why it must. */
+    public static SleepingBackOffPolicy<?> requireSleeping(BackOffPolicy policy) {
+        Objects.requireNonNull(policy, "per-object backoff policy");
+        if (policy instanceof SleepingBackOffPolicy<?> sleeping) {
+            return sleeping;
+        }
+        throw new IllegalArgumentException("a per-object backoff policy must be a SleepingBackOffPolicy, so each "
+                + "delay can be scheduled instead of blocking a worker; " + policy.getClass().getName()
+                + " is not (wrap your numbers in JitteredExponentialBackOffPolicy, for instance)");
+    }
+
+    /** The next delay for {@code key}, growing with each call until {@link #forget}. */
+    public synchronized Duration next(K key) {
+        BackOffContext context = contexts.computeIfAbsent(key, k -> policy.start(null));
+        sleeper.captured = -1;
+        policy.backOff(context);
+        if (sleeper.captured < 0) {
+            throw new IllegalStateException("backoff policy " + policy + " did not hand its delay to its sleeper");
+        }
+        return Duration.ofMillis(sleeper.captured);
+    }
+
+    /** Starts {@code key}'s backoff over (after a success, a delete or a manual retry). */
+    public synchronized void forget(K key) {
+        contexts.remove(key);
+    }
+
+    /** How many keys have a backoff in progress. */
+    public synchronized int size() {
+        return contexts.size();
+    }
+
+    /** Records the delay and returns at once; only used under the {@link ObjectBackOff}'s lock. */
+    private static final class CapturingSleeper implements Sleeper {
+        private static final long serialVersionUID = 1L;
+        long captured = -1;
+
+        @Override
+        public void sleep(long backOffPeriod) {
+            captured = Math.max(0, backOffPeriod);
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package dev.watchkeeper.controller;
+
+/**
+ * Told of every finished reconcile, on the worker thread, after the controller has recorded it: a hook for metrics
+ * beyond the counts the {@link ControllerSnapshot} already carries. A listener that throws is logged and ignored.
+ *
+ * <pre>{@code
+ * ReconcileListener listener = outcome -> registry.counter("reconciles", "result", outcome.kind().word()).increment();
+ * }</pre>
+ */
+@FunctionalInterface
+public interface ReconcileListener {
+
+    void onReconcile(ReconcileOutcome outcome);
+}

@@ -1,0 +1,34 @@
+package dev.watchkeeper.controller;
+
+import dev.watchkeeper.store.ObjectKey;
+import java.time.Duration;
+
+/**
+ * What one reconcile ended in, as told to a {@link ReconcileListener}.
+ *
+ * <pre>{@code
+ * controllerBuilder.listener(outcome -> timer(outcome.controller(), outcome.kind()).record(outcome.took()));
+ * }</pre>
+ *
+ * @param controller the controller's name
+ * @param key        the object's key
+ * @param attempt    1 for a first try, more for retries after errors
+ * @param kind       how it ended
+ * @param next       when the key runs again: the requested requeue delay or the backoff delay; {@code null} when
+ *                   it waits for a change
+ * @param took       how long the reconcile ran
+ * @param error      the exception for {@link Kind#ERROR} and {@link Kind#TERMINAL}, else {@code null}
+ */
+public record ReconcileOutcome(String controller, ObjectKey key, int attempt, Kind kind, Duration next, Duration took,
+        Throwable error) {
+
+    /** How a reconcile ended. */
+    public enum Kind {
+        DONE, REQUEUE, ERROR, TERMINAL;
+
+        /** The word used in {@link ControllerSnapshot#lastResult()}. */
+        public String word() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package dev.watchkeeper.controller;
+
+import dev.watchkeeper.backoff.TimeSource;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Objects;
+import java.util.PriorityQueue;
+import java.util.Set;
+
+/**
+ * A queue of keys with client-go workqueue semantics (SEMANTICS §5). A key is in at most one of <em>queued</em>
+ * and <em>processing</em>:
+ * <ul>
+ *   <li>adding a queued key is a no-op, except that the earlier due time wins;</li>
+ *   <li>adding a key being processed marks it dirty: {@link #done} queues it again, so a change that arrived
+ *       during a reconcile is never lost and never runs concurrently with it;</li>
+ *   <li>{@link #take} hands out the key due first, waiting for its due time.</li>
+ * </ul>
+ *
+ * <pre>{@code
+ * WorkQueue<ObjectKey> queue = new WorkQueue<>(TimeSource.system());
+ * queue.add(key);
+ * ObjectKey next = queue.take();       // null once shut down
+ * try { reconcile(next); } finally { queue.done(next); }
+ * }</pre>
+ *
+ * Time comes from the {@link TimeSource}: due times from its clock, waiting through its {@code await}, so a test
+ * clock moves delayed keys without real sleeping.
+ *
+ * @param <K> the key type
+ */
+public final class WorkQueue<K> {
+
+    /** A key's place in the heap; stale once the key was taken or re-added with an earlier due time. */
+    private record Slot<K>(K key, Instant due, long sequence) implements Comparable<Slot<K>> {
+        @Override
+        public int compareTo(Slot<K> other) {
+            int byDue = due.compareTo(other.due);
+            return byDue != 0 ? byDue : Long.compare(sequence, other.sequence);
+        }
+    }
+
+    private final TimeSource time;
+    private final Object monitor = new Object();
+    private final PriorityQueue<Slot<K>> heap = new PriorityQueue<>();
+    private final Map<K, Slot<K>> queued = new HashMap<>();
+    private final Set<K> processing = new HashSet<>();
+    /** Keys added while processing, with the earliest due time asked for; queued by {@link #done}. */
+    private final Map<K, Instant> dirty = new HashMap<>();
+    private long sequence;
+    private long changes;
+    private boolean shutdown;
+
+    public WorkQueue(TimeSource time) {
+        this.time = Objects.requireNonNull(time, "time");
+    }
+
+    /** Queues {@code key} to be taken now. */
+    public void add(K key) {
+        add(key, Duration.ZERO);
+    }
+
+    /** Queues {@code key} to be taken after {@code delay}; an earlier due time already queued wins. No-op once shut down. */
+    public void add(K key, Duration delay) {
+        Objects.requireNonNull(key, "key");
+        Instant due = time.clock().instant().plus(delay.isNegative() ? Duration.ZERO : delay);
+        synchronized (monitor) {
+            if (shutdown) {
+                return;
+            }
+            if (processing.contains(key)) {
+                dirty.merge(key, due, (a, b) -> a.isBefore(b) ? a : b);
+                return;
+            }
+            enqueue(key, due);
+        }
+    }
+
+    /**
+     * Takes the key due first, waiting until one is due. The key counts as processing until {@link #done}.
+     *
+     * @return the key, or {@code null} once the queue is shut down
+     * @throws InterruptedException when the calling thread is interrupted while waiting
+     */
+    public K take() throws InterruptedException {
+        synchronized (monitor) {
+            while (!shutdown) {
+                Slot<K> head = heap.peek();
+                if (head != null && queued.get(head.key()) != head) {
+                    heap.poll(); // stale: re-added earlier or already taken
+                    continue;
+                }
+                Duration wait = head == null ? Duration.ofDays(365)
+                        : Duration.between(time.clock().instant(), head.due());
+                if (head != null && (wait.isNegative() || wait.isZero())) {
+                    heap.poll();
+                    queued.remove(head.key());
+                    processing.add(head.key());
+                    return head.key();
+                }
+                long seen = changes;
+                time.await(monitor, wait, () -> shutdown || changes != seen);
+            }
+            return null;
+        }
+    }
+
+    /** Ends the processing of {@code key}; if it was added meanwhile, it is queued again. */
+    public void done(K key) {
+        synchronized (monitor) {
+            if (!processing.remove(key)) {
+                return;
+            }
+            Instant due = dirty.remove(key);
+            if (due != null && !shutdown) {
+                enqueue(key, due);
+            }
+        }
+    }
+
+    /** Ends every {@link #take} (they return {@code null}) and ignores later adds. */
+    public void shutdown() {
+        synchronized (monitor) {
+            shutdown = true;
+            changes++;
+            monitor.notifyAll();
+        }
+    }
+
+    public boolean isShutdown() {
+        synchronized (monitor) {
+            return shutdown;
+        }
+    }
+
+    /** Keys queued, due now or later (not those being processed). */
+    public int depth() {
+        synchronized (monitor) {
+            return queued.size();
+        }
+    }
+
+    /** Keys being processed. */
+    public int inFlight() {
+        synchronized (monitor) {
+            return processing.size();
+        }
+    }
+
+    /** Whether {@code key} is queued (not whether it is being processed). */
+    public boolean isQueued(K key) {
+        synchronized (monitor) {
+            return queued.containsKey(key);
+        }
+    }
+
+    /** When {@code key} is due, or {@code null} when it is not queued. */
+    public Instant dueAt(K key) {
+        synchronized (monitor) {
+            Slot<K> slot = queued.get(key);
+            return slot == null ? null : slot.due();
+        }
+    }
+
+    private void enqueue(K key, Instant due) {
+        Slot<K> existing = queued.get(key);
+        if (existing != null && !due.isBefore(existing.due())) {
+            return;
+        }
+        Slot<K> slot = new Slot<>(key, due, sequence++);
+        queued.put(key, slot);
+        heap.add(slot);
+        changes++;
+        monitor.notifyAll();
+    }
+}

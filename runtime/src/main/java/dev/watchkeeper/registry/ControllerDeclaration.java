@@ -1,0 +1,44 @@
+package dev.watchkeeper.registry;
+
+import dev.watchkeeper.controller.ReconcileFunction;
+import dev.watchkeeper.controller.Trigger;
+import dev.watchkeeper.controller.TriggerFilter;
+import io.kubernetes.client.common.KubernetesObject;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * Everything needed to build a controller, as the {@code @Reconciler} post-processor (or a hand-written
+ * configuration) declares it.
+ *
+ * <pre>{@code
+ * registry.registerController(new ControllerDeclaration<>("mirror",
+ *         WatcherDeclaration.of(ResourceType.of(V1ConfigMap.class), WatchScope.allNamespaces()),
+ *         List.of(), (configMap, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null, "MirrorConfig"));
+ * }</pre>
+ *
+ * @param name        the reconciler's name (shares one namespace with watcher names)
+ * @param primary     the watcher of the reconciled resource
+ * @param secondaries owned and watched resources
+ * @param reconciler  the reconcile function
+ * @param concurrency the declared concurrency; settings may override it
+ * @param triggers    the declared triggers; settings that set triggers override them
+ * @param filter      a trigger filter of the user's, or {@code null}
+ * @param source      where it was declared, for messages ({@code bean 'x' method reconcile(...)})
+ */
+public record ControllerDeclaration<T extends KubernetesObject>(String name, WatcherDeclaration<T> primary,
+        List<SecondaryDeclaration<?>> secondaries, ReconcileFunction<T> reconciler, int concurrency,
+        Set<Trigger> triggers, TriggerFilter<T> filter, String source) {
+
+    public ControllerDeclaration {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("a reconciler needs a name (" + source + ")");
+        }
+        Objects.requireNonNull(primary, "primary");
+        secondaries = List.copyOf(secondaries);
+        Objects.requireNonNull(reconciler, "reconciler");
+        triggers = triggers == null || triggers.isEmpty() ? Set.of(Trigger.ALL) : Set.copyOf(triggers);
+        source = source == null ? "reconciler " + name : source;
+    }
+}

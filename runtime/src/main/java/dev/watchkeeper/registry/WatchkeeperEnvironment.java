@@ -1,0 +1,44 @@
+package dev.watchkeeper.registry;
+
+import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.controller.ReconcileObserver;
+import io.kubernetes.client.openapi.ApiClient;
+import java.util.concurrent.ThreadFactory;
+
+/**
+ * What every watcher and controller of a {@link WatchkeeperRegistry} shares.
+ *
+ * <pre>{@code
+ * WatchkeeperEnvironment env = new WatchkeeperEnvironment(apiClient, TimeSource.system(),
+ *         WatchkeeperSettings.defaults(), null, null, null);
+ * }</pre>
+ *
+ * @param apiClient      the client watchers and reconciles talk through
+ * @param time           clock and waiting; {@code null} = the system's
+ * @param settings       per-name settings; {@code null} = defaults
+ * @param watcherThreads where watcher threads come from; {@code null} = platform threads
+ * @param workerThreads  where reconcile worker threads come from (virtual threads, say); {@code null} = daemon
+ *                       platform threads
+ * @param observer       wraps each reconcile; {@code null} = pass-through
+ */
+public record WatchkeeperEnvironment(ApiClient apiClient, TimeSource time, WatchkeeperSettings settings,
+        ThreadFactory watcherThreads, ThreadFactory workerThreads, ReconcileObserver observer) {
+
+    public WatchkeeperEnvironment {
+        time = time != null ? time : TimeSource.system();
+        settings = settings != null ? settings : WatchkeeperSettings.defaults();
+        workerThreads = workerThreads != null ? workerThreads : WatchkeeperEnvironment::daemonThread;
+        observer = observer != null ? observer : ReconcileObserver.passThrough();
+    }
+
+    /** Defaults around {@code apiClient}. */
+    public static WatchkeeperEnvironment of(ApiClient apiClient) {
+        return new WatchkeeperEnvironment(apiClient, null, null, null, null, null);
+    }
+
+    private static Thread daemonThread(Runnable body) {
+        Thread thread = new Thread(body);
+        thread.setDaemon(true);
+        return thread;
+    }
+}

@@ -1,0 +1,291 @@
+package dev.watchkeeper.registry;
+
+import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.controller.Controller;
+import dev.watchkeeper.controller.ControllerSettings;
+import dev.watchkeeper.controller.OwnerReferenceMapper;
+import dev.watchkeeper.controller.SecondaryMapper;
+import dev.watchkeeper.controller.Trigger;
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.watch.WatchOptions;
+import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.watch.Watcher;
+import io.kubernetes.client.common.KubernetesObject;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.retry.backoff.BackOffPolicy;
+
+/**
+ * Knows every watcher and controller and runs them with the application context (modelled on spring-kafka's
+ * {@code KafkaListenerEndpointRegistry}). Watchers are shared by identity (SEMANTICS §5b): declarations of the
+ * same resource, scope, selectors, watch options and backoff get the same {@link Watcher} and so one store.
+ *
+ * <pre>{@code
+ * WatchkeeperRegistry registry = new WatchkeeperRegistry(WatchkeeperEnvironment.of(apiClient));
+ * registry.registerController(declaration);
+ * registry.start();                       // watchers, then controllers
+ * registry.controller("mirror").map(Controller::snapshot);
+ * registry.stop();                        // controllers (with their grace), then watchers
+ * }</pre>
+ *
+ * <p>Names: a watcher is named as declared or by {@link Watcher#defaultName}; a reconciler as declared. Watcher
+ * and reconciler names share one namespace; a clash fails with a message naming both. A declaration with its own
+ * name that shares an existing watcher adds its name as another name of that watcher.
+ */
+public class WatchkeeperRegistry implements SmartLifecycle {
+
+    /** Late: after the beans the reconcilers use have started, and stopped before them. */
+    public static final int PHASE = Integer.MAX_VALUE - 100;
+
+    private static final Logger log = LoggerFactory.getLogger(WatchkeeperRegistry.class);
+
+    /** What makes two watchers the same (SEMANTICS §5b). */
+    private record Identity(ResourceType<?> type, WatchScope scope, WatchOptions options, BackOffSettings backOff,
+            BackOffPolicy backOffPolicy) {
+    }
+
+    /** Who holds a name, for clash messages. */
+    private record NameOwner(Identity watcher, String description) {
+    }
+
+    private final WatchkeeperEnvironment env;
+    private final WatcherFactory watcherFactory;
+    private final Map<Identity, Watcher<?>> watchersByIdentity = new LinkedHashMap<>();
+    private final Map<String, Watcher<?>> watchersByName = new LinkedHashMap<>();
+    private final Map<String, Controller<?>> controllers = new LinkedHashMap<>();
+    private final Map<String, List<Watcher<?>>> groups = new LinkedHashMap<>();
+    private final Map<String, NameOwner> names = new HashMap<>();
+    private final List<Watcher<?>> started = new ArrayList<>();
+    private volatile boolean running;
+    private boolean stopped;
+
+    public WatchkeeperRegistry(WatchkeeperEnvironment env) {
+        this(env, WatcherFactory.http(env.apiClient()));
+    }
+
+    /** A registry whose watchers come from {@code watcherFactory} (another transport, or a test double). */
+    public WatchkeeperRegistry(WatchkeeperEnvironment env, WatcherFactory watcherFactory) {
+        this.env = Objects.requireNonNull(env, "env");
+        this.watcherFactory = Objects.requireNonNull(watcherFactory, "watcherFactory");
+    }
+
+    /** Every watcher, in the order they were created. */
+    public synchronized Collection<Watcher<?>> watchers() {
+        return List.copyOf(watchersByIdentity.values());
+    }
+
+    /** Every controller, in the order they were registered. */
+    public synchronized Collection<Controller<?>> controllers() {
+        return List.copyOf(controllers.values());
+    }
+
+    /** The watcher with this name (declared or derived). */
+    public synchronized Optional<Watcher<?>> watcher(String name) {
+        return Optional.ofNullable(watchersByName.get(name));
+    }
+
+    /**
+     * The watchers a name stands for: the watcher of that name, or the members of the group of that name (see
+     * {@link #watcherGroup}); empty when the name is unknown.
+     */
+    public synchronized List<Watcher<?>> watchersNamed(String name) {
+        Watcher<?> watcher = watchersByName.get(name);
+        if (watcher != null) {
+            return List.of(watcher);
+        }
+        return groups.getOrDefault(name, List.of());
+    }
+
+    /**
+     * One watcher per member declaration (a set of namespaces, say; each with its own backoff and state), known
+     * together under {@code name}, which takes its place in the one namespace of names. Asking again for the same
+     * group returns the same watchers.
+     *
+     * @throws IllegalStateException when a name clashes
+     */
+    @SuppressWarnings("unchecked")
+    public synchronized <T extends KubernetesObject> List<Watcher<T>> watcherGroup(String name,
+            List<WatcherDeclaration<T>> members) {
+        if (members.isEmpty()) {
+            throw new IllegalArgumentException("watcher group " + name + " has no members");
+        }
+        List<Watcher<?>> existing = groups.get(name);
+        List<Watcher<T>> watchers = new ArrayList<>();
+        if (existing == null) {
+            claim(name, new NameOwner(null, "watcher group " + name + " of " + members.get(0).describe()));
+        }
+        members.forEach(member -> watchers.add(watcher(member)));
+        if (existing != null && !existing.equals(watchers)) {
+            throw new IllegalStateException("the watcher group '" + name + "' is declared twice, differently");
+        }
+        groups.put(name, List.copyOf(watchers));
+        return watchers;
+    }
+
+    public synchronized Optional<Controller<?>> controller(String name) {
+        return Optional.ofNullable(controllers.get(name));
+    }
+
+    public WatchkeeperEnvironment environment() {
+        return env;
+    }
+
+    /**
+     * The watcher for {@code declaration}: the existing one of equal identity, or a new one (started at once when
+     * the registry is running).
+     *
+     * @throws IllegalStateException when its name is taken by a different watcher or by a reconciler
+     */
+    @SuppressWarnings("unchecked")
+    public synchronized <T extends KubernetesObject> Watcher<T> watcher(WatcherDeclaration<T> declaration) {
+        String name = declaration.effectiveName();
+        Identity identity = new Identity(declaration.type(), declaration.scope(),
+                declaration.options() != null ? declaration.options() : env.settings().watchOptions(name),
+                declaration.backOff() != null ? declaration.backOff() : env.settings().watcherBackOff(name),
+                env.settings().watcherBackOffPolicy(name));
+        String description = "watcher of " + declaration.describe();
+        claim(name, new NameOwner(identity, description));
+        Watcher<T> watcher = (Watcher<T>) watchersByIdentity.get(identity);
+        if (watcher == null) {
+            watcher = create(name, declaration, identity);
+            watchersByIdentity.put(identity, watcher);
+            if (running) {
+                startWatcher(watcher);
+            }
+        }
+        watchersByName.putIfAbsent(name, watcher);
+        return watcher;
+    }
+
+    /**
+     * Builds the controller a declaration describes, getting or creating its watchers; starts it at once when the
+     * registry is running.
+     *
+     * @throws IllegalStateException when a name clashes
+     */
+    public synchronized <T extends KubernetesObject> Controller<T> registerController(
+            ControllerDeclaration<T> declaration) {
+        String name = declaration.name();
+        claim(name, new NameOwner(null, "reconciler " + name + " (" + declaration.source() + ")"));
+        Watcher<T> primary = watcher(declaration.primary());
+        ControllerSettings settings = env.settings().controller(name, declaration.concurrency());
+        if (settings.triggers().contains(Trigger.ALL) && !declaration.triggers().contains(Trigger.ALL)) {
+            settings = settings.withTriggers(declaration.triggers()); // settings that set triggers win
+        }
+        Controller.Builder<T> builder = Controller.builder(name, primary, declaration.reconciler())
+                .settings(settings)
+                .filter(declaration.filter())
+                .timeSource(env.time())
+                .threadFactory(env.workerThreads())
+                .observer(env.observer())
+                .apiClient(env.apiClient());
+        for (SecondaryDeclaration<?> secondary : declaration.secondaries()) {
+            addSecondary(builder, primary, secondary);
+        }
+        Controller<T> controller = builder.build();
+        controllers.put(name, controller);
+        if (running) {
+            controller.start();
+        }
+        return controller;
+    }
+
+    private <T extends KubernetesObject, S extends KubernetesObject> void addSecondary(Controller.Builder<T> builder,
+            Watcher<T> primary, SecondaryDeclaration<S> declaration) {
+        Watcher<S> watcher = watcher(declaration.watcher());
+        SecondaryMapper<S> mapper = declaration.mapper() != null ? declaration.mapper()
+                : new OwnerReferenceMapper<>(primary.type(), primary.store());
+        builder.watches(watcher, mapper);
+    }
+
+    /** Starts every watcher, then every controller (whose workers wait for their stores). */
+    @Override
+    public synchronized void start() {
+        if (running) {
+            return;
+        }
+        if (stopped) {
+            log.warn("the watchkeeper registry was stopped and cannot start again");
+            return;
+        }
+        watchersByIdentity.values().forEach(this::startWatcher);
+        controllers.values().forEach(Controller::start);
+        running = true;
+        log.info("watchkeeper started {} watchers and {} controllers", watchersByIdentity.size(), controllers.size());
+    }
+
+    /** Closes every controller (waiting for running reconciles up to each one's grace), then every watcher. */
+    @Override
+    public synchronized void stop() {
+        if (!running) {
+            return;
+        }
+        running = false;
+        stopped = true;
+        // Stop them all first, so their graces run at the same time rather than one after another.
+        controllers.values().forEach(Controller::stop);
+        controllers.values().forEach(controller -> controller.close(controller.settings().shutdownGrace()));
+        started.forEach(Watcher::close);
+        log.info("watchkeeper stopped");
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return PHASE;
+    }
+
+    private void startWatcher(Watcher<?> watcher) {
+        if (!started.contains(watcher)) {
+            watcher.start();
+            started.add(watcher);
+        }
+    }
+
+    private <T extends KubernetesObject> Watcher<T> create(String name, WatcherDeclaration<T> declaration,
+            Identity identity) {
+        return watcherFactory.builder(declaration.type())
+                .name(name)
+                .scope(declaration.scope())
+                .options(identity.options())
+                .backOff(identity.backOff())
+                .backOffPolicy(identity.backOffPolicy())
+                .timeSource(env.time())
+                .threadFactory(env.watcherThreads())
+                .build();
+    }
+
+    /** Takes {@code name} for {@code owner}, or fails naming both when someone else has it. */
+    private void claim(String name, NameOwner owner) {
+        NameOwner holder = names.get(name);
+        if (holder == null) {
+            names.put(name, owner);
+            return;
+        }
+        if (owner.watcher() != null && owner.watcher().equals(holder.watcher())) {
+            return; // the same watcher declared again: shared
+        }
+        throw new IllegalStateException("the name '" + name + "' is claimed twice: by the " + holder.description()
+                + " and by the " + owner.description() + "; watchers and reconcilers share one namespace of names,"
+                + " so give one of them another name");
+    }
+
+    @Override
+    public synchronized String toString() {
+        return "WatchkeeperRegistry" + Set.copyOf(names.keySet());
+    }
+}

@@ -1,0 +1,57 @@
+package dev.watchkeeper.registry;
+
+import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.controller.ControllerSettings;
+import dev.watchkeeper.watch.WatchOptions;
+import org.springframework.retry.backoff.BackOffPolicy;
+
+/**
+ * Per-name settings of watchers and reconcilers, which the Boot layer reads from {@code watchkeeper.*}
+ * properties. Every method has a default, so an implementation overrides only what it configures.
+ *
+ * <pre>{@code
+ * WatchkeeperSettings settings = new WatchkeeperSettings() {
+ *     public ControllerSettings controller(String reconcilerName, int annotationConcurrency) {
+ *         return ControllerSettings.defaults().withConcurrency(Math.max(4, annotationConcurrency));
+ *     }
+ * };
+ * }</pre>
+ */
+public interface WatchkeeperSettings {
+
+    /** How the watcher {@code watcherName} lists and watches. */
+    default WatchOptions watchOptions(String watcherName) {
+        return WatchOptions.defaults();
+    }
+
+    /** The backoff numbers of the watcher {@code watcherName}; default client-go's reflector backoff. */
+    default BackOffSettings watcherBackOff(String watcherName) {
+        return BackOffSettings.clientGo();
+    }
+
+    /**
+     * A backoff policy replacing {@link #watcherBackOff}'s numbers (a user's {@code BackOffPolicy} bean, say), or
+     * {@code null} to use the numbers. The max elapsed time of the numbers still applies.
+     */
+    default BackOffPolicy watcherBackOffPolicy(String watcherName) {
+        return null;
+    }
+
+    /**
+     * The settings of the reconciler {@code reconcilerName}; {@code annotationConcurrency} is what its annotation
+     * declares, which properties may override.
+     */
+    default ControllerSettings controller(String reconcilerName, int annotationConcurrency) {
+        return ControllerSettings.defaults().withConcurrency(annotationConcurrency);
+    }
+
+    /** Every default. */
+    static WatchkeeperSettings defaults() {
+        return Defaults.INSTANCE;
+    }
+
+    /** The all-defaults settings. */
+    enum Defaults implements WatchkeeperSettings {
+        INSTANCE
+    }
+}

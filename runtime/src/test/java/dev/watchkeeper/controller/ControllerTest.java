@@ -1,0 +1,404 @@
+package dev.watchkeeper.controller;
+
+import static dev.watchkeeper.controller.TestObjects.configMap;
+import static dev.watchkeeper.controller.TestObjects.secretOwnedBy;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.watch.Watcher;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Secret;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(10)
+class ControllerTest {
+
+    @BeforeAll
+    static void pollQuickly() {
+        Awaitility.setDefaultPollInterval(Duration.ofMillis(5));
+    }
+
+    static final ResourceType<V1ConfigMap> CONFIG_MAPS = ResourceType.of(V1ConfigMap.class).withPlural("configmaps", true);
+    static final ResourceType<V1Secret> SECRETS = ResourceType.of(V1Secret.class).withPlural("secrets", true);
+
+    private final FakeWatchApi<V1ConfigMap> configMapApi = new FakeWatchApi<>(CONFIG_MAPS);
+    private final Watcher<V1ConfigMap> configMaps = Watcher.builder(configMapApi, CONFIG_MAPS).build();
+    private final List<Watcher<?>> watchers = new ArrayList<>(List.of(configMaps));
+    private final List<Controller<?>> controllers = new ArrayList<>();
+    private final List<ReconcileOutcome> outcomes = new CopyOnWriteArrayList<>();
+    private final Map<String, AtomicInteger> reconcileCounts = new ConcurrentHashMap<>();
+
+    @AfterEach
+    void closeEverything() {
+        controllers.forEach(c -> c.close(Duration.ofSeconds(1)));
+        watchers.forEach(Watcher::close);
+    }
+
+    @Test
+    void reconcilesEveryObjectOnceSyncedAndAgainWhenItChanges() {
+        configMapApi.listing(configMap("a", "1"), configMap("b", "1"), configMap("c", "1"));
+        start(builder(counting(ReconcileResult.done())));
+
+        await().until(() -> counts().equals(Map.of("a", 1, "b", 1, "c", 1)));
+        configMapApi.apply(configMap("a", "2"));
+
+        await().until(() -> counts().equals(Map.of("a", 2, "b", 1, "c", 1)));
+    }
+
+    @Test
+    void aFailingReconcileIsRetriedWithGrowingPerObjectDelays() {
+        configMapApi.listing(configMap("a", "1"), configMap("ok", "1"));
+        start(builder((object, context) -> {
+            count(object);
+            if (object.getMetadata().getName().equals("a")) {
+                throw new IllegalStateException("boom " + context.attempt());
+            }
+            return ReconcileResult.done();
+        }));
+
+        await().until(() -> delaysOf("a").size() >= 5);
+
+        assertThat(delaysOf("a").subList(0, 5)).containsExactly(Duration.ofMillis(5), Duration.ofMillis(10),
+                Duration.ofMillis(20), Duration.ofMillis(40), Duration.ofMillis(80));
+        assertThat(outcomes).filteredOn(o -> o.key().name().equals("a")).extracting(ReconcileOutcome::attempt)
+                .startsWith(1, 2, 3, 4, 5);
+        assertThat(counts()).containsEntry("ok", 1);
+        ControllerSnapshot snapshot = controllers.get(0).snapshot();
+        assertThat(snapshot.failingKeysTotal()).isEqualTo(1);
+        assertThat(snapshot.failingKeys().get(0).key()).isEqualTo("default/a");
+        assertThat(snapshot.failingKeys().get(0).terminal()).isFalse();
+        assertThat(snapshot.failingKeys().get(0).lastError()).contains("boom");
+        assertThat(snapshot.counts().errors()).isGreaterThanOrEqualTo(5);
+    }
+
+    @Test
+    void successResetsTheBackOff() {
+        configMapApi.listing(configMap("a", "1"));
+        AtomicInteger calls = new AtomicInteger();
+        start(builder((object, context) -> {
+            int call = calls.incrementAndGet();
+            if (call == 3) {
+                return ReconcileResult.done();
+            }
+            if (call > 5) {
+                return ReconcileResult.done();
+            }
+            throw new IllegalStateException("call " + call);
+        }));
+        await().until(() -> outcomes.size() >= 3);
+        configMapApi.apply(configMap("a", "2"));
+
+        await().until(() -> outcomes.size() >= 6);
+        assertThat(outcomes).extracting(ReconcileOutcome::next).containsExactly(Duration.ofMillis(5),
+                Duration.ofMillis(10), null, Duration.ofMillis(5), Duration.ofMillis(10), null);
+        assertThat(controllers.get(0).snapshot().failingKeysTotal()).isZero();
+    }
+
+    @Test
+    void requeueAfterIsHonoured() {
+        configMapApi.listing(configMap("a", "1"));
+        start(builder(counting(ReconcileResult.requeueAfter(Duration.ofHours(1)))));
+
+        await().until(() -> outcomes.size() == 1);
+
+        assertThat(outcomes.get(0).kind()).isEqualTo(ReconcileOutcome.Kind.REQUEUE);
+        assertThat(outcomes.get(0).next()).isEqualTo(Duration.ofHours(1));
+        ControllerSnapshot snapshot = controllers.get(0).snapshot();
+        assertThat(snapshot.queueDepth()).isEqualTo(1);
+        assertThat(snapshot.lastResult()).isEqualTo("requeue");
+        assertThat(snapshot.counts().requeues()).isEqualTo(1);
+    }
+
+    @Test
+    void aTerminalErrorIsNotRetriedUntilTheResourceVersionChanges() {
+        configMapApi.listing(configMap("a", "1"), configMap("marker", "1"));
+        Controller<V1ConfigMap> controller = start(builder((object, context) -> {
+            count(object);
+            if (object.getMetadata().getName().equals("a") && object.getMetadata().getResourceVersion().equals("1")) {
+                throw new TerminalReconcileException("spec is invalid");
+            }
+            return ReconcileResult.done();
+        }));
+        await().until(() -> counts().equals(Map.of("a", 1, "marker", 1)));
+        assertThat(controller.snapshot().failingKeys()).singleElement().satisfies(failing -> {
+            assertThat(failing.terminal()).isTrue();
+            assertThat(failing.nextRetryAt()).isNull();
+            assertThat(failing.lastError()).contains("spec is invalid");
+        });
+
+        // Same version: a's turn comes before the marker's (one worker, FIFO), and it is skipped.
+        controller.enqueue(new ObjectKey("default", "a"));
+        controller.enqueue(new ObjectKey("default", "marker"));
+        await().until(() -> counts().get("marker") == 2);
+        assertThat(counts()).containsEntry("a", 1);
+
+        configMapApi.apply(configMap("a", "2"));
+        await().until(() -> counts().get("a") == 2);
+        assertThat(controller.snapshot().failingKeysTotal()).isZero();
+    }
+
+    @Test
+    void neverMoreThanConcurrencyAtOnceNorTwoOfOneKey() {
+        int keys = 40;
+        int rounds = 15;
+        configMapApi.listing(IntStream.range(0, keys).mapToObj(i -> configMap("k" + i, "0"))
+                .toArray(V1ConfigMap[]::new));
+        AtomicInteger running = new AtomicInteger();
+        AtomicInteger maxRunning = new AtomicInteger();
+        Set<String> busyKeys = ConcurrentHashMap.newKeySet();
+        AtomicInteger overlaps = new AtomicInteger();
+        Map<String, String> lastVersion = new ConcurrentHashMap<>();
+        start(builder((object, context) -> {
+            String name = object.getMetadata().getName();
+            if (!busyKeys.add(name)) {
+                overlaps.incrementAndGet();
+            }
+            maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+            for (int i = 0; i < 50; i++) {
+                Thread.yield();
+            }
+            lastVersion.put(name, object.getMetadata().getResourceVersion());
+            running.decrementAndGet();
+            busyKeys.remove(name);
+            return ReconcileResult.done();
+        }).settings(ControllerSettings.defaults().withConcurrency(4)));
+
+        for (int round = 1; round <= rounds; round++) {
+            for (int i = 0; i < keys; i++) {
+                configMapApi.apply(configMap("k" + i, Integer.toString(round)));
+            }
+        }
+
+        await().until(() -> lastVersion.size() == keys
+                && lastVersion.values().stream().allMatch(Integer.toString(rounds)::equals));
+        assertThat(overlaps).hasValue(0);
+        assertThat(maxRunning.get()).isBetween(1, 4);
+    }
+
+    @Test
+    void reconcilesWaitForEveryStoreToBeReady() throws Exception {
+        configMapApi.listing(configMap("a", "1"));
+        FakeWatchApi<V1Secret> secretApi = new FakeWatchApi<>(SECRETS).holdList();
+        Watcher<V1Secret> secrets = watch(secretApi, SECRETS);
+        Controller<V1ConfigMap> controller = start(builder(counting(ReconcileResult.done())).owns(secrets));
+
+        assertThat(configMaps.store().awaitReady(Duration.ofSeconds(5))).isTrue();
+        assertThat(controller.snapshot().ready()).isFalse();
+        assertThat(counts()).isEmpty();
+
+        secretApi.releaseList();
+        await().until(() -> counts().equals(Map.of("a", 1)));
+        assertThat(controller.snapshot().ready()).isTrue();
+    }
+
+    @Test
+    void aChangeOfAnOwnedObjectReconcilesItsControllerOwner() {
+        configMapApi.listing(configMap("a", "1"), configMap("b", "1"));
+        FakeWatchApi<V1Secret> secretApi = new FakeWatchApi<>(SECRETS);
+        Watcher<V1Secret> secrets = watch(secretApi, SECRETS);
+        start(builder(counting(ReconcileResult.done())).owns(secrets));
+        await().until(() -> counts().equals(Map.of("a", 1, "b", 1)));
+
+        secretApi.apply(secretOwnedBy("s1", "a", false)); // not the controller owner: ignored
+        secretApi.apply(secretOwnedBy("s2", "b", true));
+
+        await().until(() -> counts().equals(Map.of("a", 1, "b", 2)));
+    }
+
+    @Test
+    void aUserMapperMapsWatchedObjects() {
+        configMapApi.listing(configMap("a", "1"));
+        FakeWatchApi<V1Secret> secretApi = new FakeWatchApi<>(SECRETS);
+        Watcher<V1Secret> secrets = watch(secretApi, SECRETS);
+        start(builder(counting(ReconcileResult.done()))
+                .watches(secrets, secret -> List.of(new ObjectKey("default", "a"))));
+        await().until(() -> counts().equals(Map.of("a", 1)));
+
+        secretApi.apply(secretOwnedBy("anything", "nobody", false));
+
+        await().until(() -> counts().equals(Map.of("a", 2)));
+    }
+
+    @Test
+    void theGenerationFilterIgnoresChangesThatKeepTheGeneration() {
+        configMapApi.listing(configMap("a", "1", 1), configMap("marker", "1", 1));
+        start(builder(counting(ReconcileResult.done()))
+                .settings(ControllerSettings.defaults().withTriggers(Trigger.GENERATION)));
+        await().until(() -> counts().equals(Map.of("a", 1, "marker", 1)));
+
+        configMapApi.apply(configMap("a", "2", 1)); // a status-only write: same generation
+        configMapApi.apply(configMap("marker", "2", 2));
+        await().until(() -> counts().get("marker") == 2);
+        assertThat(counts()).containsEntry("a", 1);
+
+        configMapApi.apply(configMap("a", "3", 2));
+        await().until(() -> counts().get("a") == 2);
+    }
+
+    @Test
+    void aDeletedPrimaryIsNotReconciledAndItsFailureIsForgotten() {
+        configMapApi.listing(configMap("a", "1"), configMap("marker", "1"));
+        Controller<V1ConfigMap> controller = start(builder((object, context) -> {
+            count(object);
+            if (object.getMetadata().getName().equals("a")) {
+                throw new TerminalReconcileException("never");
+            }
+            return ReconcileResult.done();
+        }));
+        await().until(() -> controller.snapshot().failingKeysTotal() == 1 && counts().size() == 2);
+
+        configMapApi.delete(configMap("a", "2"));
+        await().until(() -> controller.snapshot().failingKeysTotal() == 0);
+        controller.enqueue(new ObjectKey("default", "a"));
+        controller.enqueue(new ObjectKey("default", "marker"));
+
+        await().until(() -> counts().get("marker") == 2);
+        assertThat(counts()).containsEntry("a", 1);
+    }
+
+    @Test
+    void retryFailingNowRetriesAtOnce() {
+        configMapApi.listing(configMap("a", "1"));
+        AtomicInteger calls = new AtomicInteger();
+        Controller<V1ConfigMap> controller = start(builder((object, context) -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new TerminalReconcileException("first time");
+            }
+            return ReconcileResult.done();
+        }));
+        await().until(() -> controller.snapshot().failingKeysTotal() == 1);
+
+        controller.retryFailingNow();
+
+        await().until(() -> calls.get() == 2);
+        await().until(() -> controller.snapshot().failingKeysTotal() == 0);
+    }
+
+    @Test
+    void reconcilesRunInsideTheObserverAndSeeTheirContext() {
+        configMapApi.listing(configMap("a", "1"));
+        List<String> observed = new CopyOnWriteArrayList<>();
+        List<Object> stores = new CopyOnWriteArrayList<>();
+        start(builder((object, context) -> {
+            stores.add(context.store(V1ConfigMap.class).get(context.key()).orElseThrow());
+            return ReconcileResult.done();
+        }).observer(new ReconcileObserver() {
+            @Override
+            public <R> R observe(String controller, ObjectKey key, java.util.concurrent.Callable<R> reconcile)
+                    throws Exception {
+                observed.add(controller + " " + key);
+                return reconcile.call();
+            }
+        }));
+
+        await().until(() -> stores.size() == 1);
+        assertThat(observed).containsExactly("test default/a");
+    }
+
+    @Test
+    void closeWithGraceInterruptsAStuckReconcileAndLeavesNoThread() throws Exception {
+        configMapApi.listing(configMap("a", "1"));
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch never = new CountDownLatch(1);
+        AtomicInteger interrupted = new AtomicInteger();
+        Controller<V1ConfigMap> controller = start(builder((object, context) -> {
+            started.countDown();
+            try {
+                never.await();
+            } catch (InterruptedException e) {
+                interrupted.incrementAndGet();
+                throw e;
+            }
+            return ReconcileResult.done();
+        }).settings(ControllerSettings.defaults().withConcurrency(3)));
+        assertThat(started.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+        controller.close(Duration.ofMillis(50));
+
+        assertThat(interrupted).hasValue(1);
+        assertThat(controller.isRunning()).isFalse();
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("watchkeeper-test-"));
+    }
+
+    @Test
+    void closeWaitsForARunningReconcileWithinTheGrace() throws Exception {
+        configMapApi.listing(configMap("a", "1"));
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch finish = new CountDownLatch(1);
+        Controller<V1ConfigMap> controller = start(builder((object, context) -> {
+            started.countDown();
+            finish.await();
+            count(object);
+            return ReconcileResult.done();
+        }));
+        assertThat(started.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+        Thread closer = new Thread(() -> controller.close(Duration.ofSeconds(5)));
+        closer.start();
+        finish.countDown();
+        closer.join(5000);
+
+        assertThat(counts()).containsEntry("a", 1);
+        assertThat(controller.isRunning()).isFalse();
+    }
+
+    private Controller.Builder<V1ConfigMap> builder(ReconcileFunction<V1ConfigMap> reconciler) {
+        return Controller.builder("test", configMaps, reconciler).listener(outcomes::add);
+    }
+
+    private Controller<V1ConfigMap> start(Controller.Builder<V1ConfigMap> builder) {
+        Controller<V1ConfigMap> controller = builder.build();
+        controllers.add(controller);
+        watchers.forEach(w -> {
+            if (!w.isRunning()) {
+                w.start();
+            }
+        });
+        controller.start();
+        return controller;
+    }
+
+    private <S extends KubernetesObject> Watcher<S> watch(FakeWatchApi<S> api, ResourceType<S> type) {
+        Watcher<S> watcher = Watcher.builder(api, type).build();
+        watchers.add(watcher);
+        return watcher;
+    }
+
+    private ReconcileFunction<V1ConfigMap> counting(ReconcileResult result) {
+        return (object, context) -> {
+            count(object);
+            return result;
+        };
+    }
+
+    private void count(KubernetesObject object) {
+        reconcileCounts.computeIfAbsent(object.getMetadata().getName(), k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    private Map<String, Integer> counts() {
+        return reconcileCounts.entrySet().stream().collect(Collectors.toMap(Map.Entry::getKey, e -> e.getValue().get()));
+    }
+
+    private List<Duration> delaysOf(String name) {
+        return outcomes.stream().filter(o -> o.key().name().equals(name) && o.kind() == ReconcileOutcome.Kind.ERROR)
+                .map(ReconcileOutcome::next).toList();
+    }
+}

@@ -1,0 +1,166 @@
+package dev.watchkeeper.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.watchkeeper.backoff.TimeSource;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(5)
+class WorkQueueTest {
+
+    @BeforeAll
+    static void pollQuickly() {
+        Awaitility.setDefaultPollInterval(Duration.ofMillis(5));
+    }
+
+    private final ManualTime time = new ManualTime();
+    private final WorkQueue<String> queue = new WorkQueue<>(time);
+    private final ExecutorService takers = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void stopTakers() {
+        queue.shutdown();
+        takers.shutdownNow();
+    }
+
+    @Test
+    void addingAQueuedKeyAgainIsANoOp() throws Exception {
+        queue.add("a");
+        queue.add("b");
+        queue.add("a");
+
+        assertThat(queue.depth()).isEqualTo(2);
+        assertThat(queue.take()).isEqualTo("a");
+        assertThat(queue.take()).isEqualTo("b");
+        assertThat(queue.depth()).isZero();
+        assertThat(queue.inFlight()).isEqualTo(2);
+    }
+
+    @Test
+    void theEarliestDueTimeWins() throws Exception {
+        queue.add("a", Duration.ofSeconds(10));
+        queue.add("a", Duration.ofSeconds(1));
+        queue.add("a", Duration.ofSeconds(5));
+
+        assertThat(queue.dueAt("a")).isEqualTo(time.clock().instant().plusSeconds(1));
+        assertThat(queue.depth()).isEqualTo(1);
+    }
+
+    @Test
+    void delayedKeysComeOutInDueOrderOnceDue() throws Exception {
+        queue.add("late", Duration.ofSeconds(3));
+        queue.add("early", Duration.ofSeconds(1));
+        queue.add("now");
+
+        assertThat(queue.take()).isEqualTo("now");
+        CompletableFuture<String> next = CompletableFuture.supplyAsync(this::takeQuietly, takers);
+        assertThat(next).isNotDone();
+        time.advance(Duration.ofSeconds(1));
+        assertThat(next).succeedsWithin(Duration.ofSeconds(2)).isEqualTo("early");
+        time.advance(Duration.ofSeconds(2));
+        assertThat(queue.take()).isEqualTo("late");
+    }
+
+    @Test
+    void anEarlierAddWakesAWaitingTake() {
+        queue.add("a", Duration.ofHours(1));
+        CompletableFuture<String> next = CompletableFuture.supplyAsync(this::takeQuietly, takers);
+
+        queue.add("b");
+
+        assertThat(next).succeedsWithin(Duration.ofSeconds(2)).isEqualTo("b");
+    }
+
+    @Test
+    void aKeyAddedWhileProcessingRunsExactlyOnceMoreAfterDone() throws Exception {
+        queue.add("a");
+        assertThat(queue.take()).isEqualTo("a");
+
+        queue.add("a");
+        queue.add("a");
+        assertThat(queue.depth()).isZero();
+        queue.done("a");
+
+        assertThat(queue.depth()).isEqualTo(1);
+        assertThat(queue.take()).isEqualTo("a");
+        queue.done("a");
+        assertThat(queue.depth()).isZero();
+        assertThat(queue.inFlight()).isZero();
+    }
+
+    @Test
+    void neverHandsOutAKeyBeingProcessed() throws Exception {
+        queue.add("a");
+        assertThat(queue.take()).isEqualTo("a");
+        queue.add("a");
+        queue.add("b");
+
+        assertThat(queue.take()).isEqualTo("b");
+        CompletableFuture<String> next = CompletableFuture.supplyAsync(this::takeQuietly, takers);
+        assertThat(next).isNotDone();
+        queue.done("a");
+        assertThat(next).succeedsWithin(Duration.ofSeconds(2)).isEqualTo("a");
+    }
+
+    @Test
+    void aDirtyKeyKeepsTheDelayItWasAddedWith() throws Exception {
+        queue.add("a");
+        queue.take();
+        queue.add("a", Duration.ofSeconds(30));
+        queue.done("a");
+
+        assertThat(queue.dueAt("a")).isEqualTo(time.clock().instant().plusSeconds(30));
+    }
+
+    @Test
+    void shutdownUnblocksTakeAndIgnoresLaterAdds() {
+        CompletableFuture<String> next = CompletableFuture.supplyAsync(this::takeQuietly, takers);
+
+        queue.shutdown();
+        queue.add("a");
+
+        assertThat(next).succeedsWithin(Duration.ofSeconds(2)).isNull();
+        assertThat(queue.depth()).isZero();
+    }
+
+    @Test
+    void takeIsInterruptible() throws Exception {
+        Thread taker = new Thread(this::takeQuietly);
+        taker.start();
+        await().until(() -> taker.getState() == Thread.State.TIMED_WAITING || taker.getState() == Thread.State.WAITING);
+
+        taker.interrupt();
+        taker.join(TimeUnit.SECONDS.toMillis(2));
+
+        assertThat(taker.isAlive()).isFalse();
+    }
+
+    @Test
+    void waitsForADueTimeOnTheRealClock() throws Exception {
+        WorkQueue<String> real = new WorkQueue<>(TimeSource.system());
+        real.add("a", Duration.ofMillis(20));
+        long start = System.nanoTime();
+
+        assertThat(real.take()).isEqualTo("a");
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(19));
+    }
+
+    private String takeQuietly() {
+        try {
+            return queue.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+}

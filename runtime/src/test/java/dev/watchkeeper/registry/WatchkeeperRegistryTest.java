@@ -1,0 +1,193 @@
+package dev.watchkeeper.registry;
+
+import static dev.watchkeeper.controller.TestObjects.configMap;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.controller.Controller;
+import dev.watchkeeper.controller.ControllerSettings;
+import dev.watchkeeper.controller.ReconcileResult;
+import dev.watchkeeper.controller.Trigger;
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.watch.Watcher;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Secret;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(10)
+class WatchkeeperRegistryTest {
+
+    @BeforeAll
+    static void pollQuickly() {
+        Awaitility.setDefaultPollInterval(Duration.ofMillis(5));
+    }
+
+    static final ResourceType<V1ConfigMap> CONFIG_MAPS = ResourceType.of(V1ConfigMap.class);
+    static final ResourceType<V1Secret> SECRETS = ResourceType.of(V1Secret.class);
+
+    private final FakeWatcherFactory fakes = new FakeWatcherFactory();
+    private final WatchkeeperRegistry registry = new WatchkeeperRegistry(WatchkeeperEnvironment.of(null), fakes);
+
+    @AfterEach
+    void stop() {
+        registry.stop();
+    }
+
+    @Test
+    void equalDeclarationsShareOneWatcherAndDifferentOnesDoNot() {
+        Watcher<V1ConfigMap> first = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> second = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> inDefault = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("default")));
+        Watcher<V1ConfigMap> selected = registry.watcher(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces().withLabelSelector("app=web")));
+
+        assertThat(second).isSameAs(first);
+        assertThat(inDefault).isNotSameAs(first);
+        assertThat(selected).isNotSameAs(first);
+        assertThat(registry.watchers()).hasSize(3);
+        assertThat(first.name()).isEqualTo("configmaps@all");
+        assertThat(inDefault.name()).isEqualTo("configmaps@default");
+        assertThat(registry.watcher("configmaps@default")).containsSame(inDefault);
+    }
+
+    @Test
+    void aNamedDeclarationOfAnExistingWatcherSharesItUnderBothNames() {
+        Watcher<V1ConfigMap> derived = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> named = registry.watcher(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()).named("all-config"));
+
+        assertThat(named).isSameAs(derived);
+        assertThat(registry.watcher("all-config")).containsSame(derived);
+    }
+
+    @Test
+    void settingsThatDifferByNameMakeSeparateWatchers() {
+        WatchkeeperRegistry tuned = new WatchkeeperRegistry(new WatchkeeperEnvironment(null, null,
+                new WatchkeeperSettings() {
+                    @Override
+                    public BackOffSettings watcherBackOff(String watcherName) {
+                        return watcherName.equals("slow") ? BackOffSettings.clientGo()
+                                .withMaxElapsedTime(Duration.ofMinutes(1)) : BackOffSettings.clientGo();
+                    }
+                }, null, null, null), fakes);
+
+        Watcher<V1ConfigMap> plain = tuned.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> slow = tuned.watcher(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()).named("slow"));
+
+        assertThat(slow).isNotSameAs(plain);
+    }
+
+    @Test
+    void oneNameForTwoDifferentWatchersFailsNamingBoth() {
+        registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("a")).named("config"));
+
+        assertThatThrownBy(() -> registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.namespace("a")).named("config")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("'config'")
+                .hasMessageContaining("watcher of v1/ConfigMap in namespace a")
+                .hasMessageContaining("watcher of v1/Secret in namespace a");
+    }
+
+    @Test
+    void aGroupIsOneWatcherPerMemberKnownTogetherByItsName() {
+        List<Watcher<V1ConfigMap>> members = registry.watcherGroup("teams", List.of(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("a")).named("teams@a"),
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("b")).named("teams@b")));
+
+        assertThat(members).extracting(Watcher::name).containsExactly("teams@a", "teams@b");
+        assertThat(registry.watchersNamed("teams")).containsExactlyElementsOf(members);
+        assertThat(registry.watchersNamed("teams@b")).containsExactly(members.get(1));
+        assertThat(registry.watcherGroup("teams", List.of(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("a")).named("teams@a"),
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("b")).named("teams@b"))))
+                .as("asked again").containsExactlyElementsOf(members);
+        assertThatThrownBy(() -> registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces())
+                .named("teams"))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("watcher group teams");
+    }
+
+    @Test
+    void aDeclarationsOwnBackOffMakesItsIdentity() {
+        Watcher<V1ConfigMap> plain = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> same = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
+                .withBackOff(BackOffSettings.clientGo()));
+        Watcher<V1ConfigMap> patient = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
+                .withBackOff(BackOffSettings.clientGo().withMaxElapsedTime(Duration.ofMinutes(1))).named("patient"));
+
+        assertThat(same).isSameAs(plain);
+        assertThat(patient).isNotSameAs(plain);
+    }
+
+    @Test
+    void aReconcilerNamedLikeAWatcherFailsNamingBoth() {
+        registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()));
+
+        assertThatThrownBy(() -> registry.registerController(declaration("secrets@all")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("watcher of v1/Secret in all namespaces")
+                .hasMessageContaining("reconciler secrets@all (test declaration)");
+    }
+
+    @Test
+    void startsWatchersThenControllersAndStopsEverything() {
+        fakes.api(CONFIG_MAPS).listing(configMap("a", "1"));
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        Controller<V1ConfigMap> controller = registry.registerController(new ControllerDeclaration<>("mirror",
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
+                (object, context) -> {
+                    reconciled.add(object.getMetadata().getName());
+                    return ReconcileResult.done();
+                }, 2, Set.of(Trigger.ALL), null, "test declaration"));
+
+        registry.start();
+
+        await().until(() -> reconciled.equals(List.of("a")));
+        assertThat(registry.isRunning()).isTrue();
+        assertThat(registry.controller("mirror")).containsSame(controller);
+        assertThat(controller.settings().concurrency()).isEqualTo(2);
+
+        Watcher<V1Secret> late = registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()));
+        assertThat(late.isRunning()).isTrue();
+
+        registry.stop();
+        assertThat(controller.isRunning()).isFalse();
+        assertThat(registry.watchers()).noneMatch(Watcher::isRunning);
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("watchkeeper-"));
+    }
+
+    @Test
+    void settingsOverrideAnnotationConcurrencyAndDeclaredTriggersApply() {
+        WatchkeeperRegistry tuned = new WatchkeeperRegistry(new WatchkeeperEnvironment(null, null,
+                new WatchkeeperSettings() {
+                    @Override
+                    public ControllerSettings controller(String reconcilerName, int annotationConcurrency) {
+                        return ControllerSettings.defaults().withConcurrency(7);
+                    }
+                }, null, null, null), fakes);
+
+        Controller<V1ConfigMap> controller = tuned.registerController(new ControllerDeclaration<>("x",
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
+                (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.GENERATION), null, "test"));
+
+        assertThat(controller.settings().concurrency()).isEqualTo(7);
+        assertThat(controller.settings().triggers()).containsExactly(Trigger.GENERATION);
+    }
+
+    private ControllerDeclaration<V1Secret> declaration(String name) {
+        return new ControllerDeclaration<>(name, WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()),
+                List.of(), (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null,
+                "test declaration");
+    }
+}

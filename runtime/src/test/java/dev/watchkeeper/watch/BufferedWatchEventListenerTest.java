@@ -1,0 +1,67 @@
+package dev.watchkeeper.watch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(10)
+class BufferedWatchEventListenerTest {
+
+    @Test
+    void aStuckListenerNeverBlocksTheWatcherAndLosesTheOldestEventsOnly() throws InterruptedException {
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> seen = new CopyOnWriteArrayList<>();
+        BufferedWatchEventListener<String> buffered = new BufferedWatchEventListener<>("w", "slow", 3, null,
+                event -> {
+                    seen.add(((WatchEvent.Apply<String>) event).object());
+                    entered.countDown();
+                    hold(release);
+                });
+        buffered.start();
+        buffered.onEvent(new WatchEvent.Apply<>("first"));
+        assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue(); // the listener holds "first" and is stuck
+
+        for (int i = 1; i <= 10; i++) {
+            buffered.onEvent(new WatchEvent.Apply<>("e" + i)); // returns at once although nobody takes
+        }
+        assertThat(buffered.dropped()).isEqualTo(7);
+        release.countDown();
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 4);
+        assertThat(seen).containsExactly("first", "e8", "e9", "e10");
+        assertThat(buffered.delivered()).isEqualTo(4);
+        buffered.close();
+    }
+
+    @Test
+    void aThrowingListenerKeepsReceivingEvents() {
+        List<WatchEvent<String>> seen = new CopyOnWriteArrayList<>();
+        BufferedWatchEventListener<String> buffered = new BufferedWatchEventListener<>("w", "boom", 10, null,
+                event -> {
+                    seen.add(event);
+                    throw new IllegalStateException("on purpose");
+                });
+        buffered.start();
+        buffered.onEvent(new WatchEvent.Init<>());
+        buffered.onEvent(new WatchEvent.InitDone<>());
+        await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 2);
+        assertThat(buffered.dropped()).isZero();
+        buffered.close();
+    }
+
+    private static void hold(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

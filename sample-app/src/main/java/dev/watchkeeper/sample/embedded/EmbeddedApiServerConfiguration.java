@@ -1,0 +1,46 @@
+package dev.watchkeeper.sample.embedded;
+
+import dev.watchkeeper.test.apiserver.InMemoryApiServer;
+import io.kubernetes.client.openapi.ApiClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Profile;
+
+/**
+ * Without the {@code cluster} profile the sample talks to an in-memory API server of its own, so it runs anywhere
+ * with one command. Its {@code ApiClient} replaces Watchkeeper's kubeconfig/in-cluster one (a
+ * {@code @ConditionalOnMissingBean}); a test's server and client (from {@code @AutoConfigureInMemoryKubeApi})
+ * replace both of these.
+ */
+@Configuration(proxyBeanMethods = false)
+@Profile("!cluster")
+public class EmbeddedApiServerConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedApiServerConfiguration.class);
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean
+    InMemoryApiServer embeddedApiServer() {
+        InMemoryApiServer server = new InMemoryApiServer().start();
+        try {
+            Path kubeconfig = server.writeKubeconfig(Files.createTempDirectory("watchkeeper-sample-"));
+            log.info("Embedded Kubernetes API server at {}; try: kubectl --kubeconfig {} get configmaps",
+                    server.url(), kubeconfig);
+        } catch (IOException e) {
+            log.info("Embedded Kubernetes API server at {}", server.url());
+        }
+        return server;
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    ApiClient embeddedApiClient(InMemoryApiServer server) {
+        return server.apiClient();
+    }
+}

@@ -1,0 +1,59 @@
+package dev.watchkeeper.test.boot;
+
+import dev.watchkeeper.annotation.Reconciler;
+import dev.watchkeeper.annotation.ReconcilerAnnotationBeanPostProcessor;
+import dev.watchkeeper.registry.WatchkeeperEnvironment;
+import dev.watchkeeper.registry.WatchkeeperRegistry;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.util.ClientBuilder;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * A tiny application for the annotation tests. It wires Watchkeeper's runtime as the auto-configuration does
+ * (an {@code ApiClient} only when none exists, here one that reaches nothing) without depending on the
+ * autoconfigure module, which itself tests with this module.
+ */
+@SpringBootApplication
+public class TinyApp {
+
+    @Bean
+    @ConditionalOnMissingBean
+    ApiClient unreachableApiClient() {
+        return new ClientBuilder().setBasePath("http://127.0.0.1:9").build();
+    }
+
+    @Bean
+    WatchkeeperRegistry watchkeeperRegistry(ApiClient apiClient) {
+        return new WatchkeeperRegistry(WatchkeeperEnvironment.of(apiClient));
+    }
+
+    @Bean
+    static ReconcilerAnnotationBeanPostProcessor reconcilerAnnotationBeanPostProcessor() {
+        return new ReconcilerAnnotationBeanPostProcessor();
+    }
+
+    @Bean
+    SeenConfigMaps seenConfigMaps() {
+        return new SeenConfigMaps();
+    }
+
+    /** Records the name of every ConfigMap of namespace {@code default} it reconciles. */
+    public static class SeenConfigMaps {
+
+        private final Set<String> names = ConcurrentHashMap.newKeySet();
+
+        @Reconciler(name = "seen-configmaps", namespace = "default")
+        void reconcile(V1ConfigMap configMap) {
+            names.add(configMap.getMetadata().getName());
+        }
+
+        public Set<String> names() {
+            return names;
+        }
+    }
+}

@@ -1,0 +1,506 @@
+package dev.watchkeeper.test.watch;
+
+import static dev.watchkeeper.test.stub.Replies.added;
+import static dev.watchkeeper.test.stub.Replies.bookmark;
+import static dev.watchkeeper.test.stub.Replies.cm;
+import static dev.watchkeeper.test.stub.Replies.crdMissing;
+import static dev.watchkeeper.test.stub.Replies.emptyWatch;
+import static dev.watchkeeper.test.stub.Replies.events;
+import static dev.watchkeeper.test.stub.Replies.expiredEvent;
+import static dev.watchkeeper.test.stub.Replies.forbidden;
+import static dev.watchkeeper.test.stub.Replies.initialEventsEnd;
+import static dev.watchkeeper.test.stub.Replies.modified;
+import static dev.watchkeeper.test.stub.Replies.notJson;
+import static dev.watchkeeper.test.stub.Replies.page;
+import static dev.watchkeeper.test.stub.Replies.serviceUnavailable;
+import static dev.watchkeeper.test.stub.Replies.status;
+import static dev.watchkeeper.test.stub.Replies.tooManyRequests;
+import static dev.watchkeeper.test.stub.Replies.tooOldResourceVersion;
+import static dev.watchkeeper.test.stub.Replies.undecodable;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.test.EventRecorder;
+import dev.watchkeeper.test.VirtualTime;
+import dev.watchkeeper.test.stub.KubeApiStub;
+import dev.watchkeeper.test.stub.PathScript;
+import dev.watchkeeper.test.stub.RecordedRequest;
+import dev.watchkeeper.watch.ErrorKind;
+import dev.watchkeeper.watch.InitialListStrategy;
+import dev.watchkeeper.watch.WatchError;
+import dev.watchkeeper.watch.WatchOptions;
+import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.WatcherPhase;
+import dev.watchkeeper.watch.WatcherSnapshot;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The watcher against a scripted API server over real HTTP, in virtual time: each test scripts the server,
+ * runs the watcher, and asserts the exact events, requests and backoff delays (SEMANTICS §2, §3).
+ */
+class WatcherScenariosTest {
+
+    private static final String PATH = "/api/v1/namespaces/default/configmaps";
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    private final KubeApiStub stub = new KubeApiStub();
+    private final VirtualTime time = new VirtualTime();
+    private final EventRecorder<V1ConfigMap> recorder = new EventRecorder<>();
+    private final List<Watcher<?>> watchers = new ArrayList<>();
+
+    @BeforeEach
+    void startStub() {
+        stub.start();
+    }
+
+    @AfterEach
+    void closeAll() {
+        List<RuntimeException> failures = new ArrayList<>();
+        for (Watcher<?> watcher : watchers) {
+            try {
+                watcher.close();
+            } catch (RuntimeException e) {
+                failures.add(e);
+            }
+        }
+        stub.close();
+        if (!failures.isEmpty()) {
+            throw new AssertionError("Watcher.close() threw", failures.get(0));
+        }
+    }
+
+    // 1
+    @Test
+    void paginatedInitialListThenWatch() {
+        script()
+                .list(page(cm("a", "2"), cm("b", "3")).continueToken("c1").resourceVersion("4"))
+                .list(page(cm("c", "4")).resourceVersion("4"))
+                .watch(events(added(cm("d", "5"))).thenStayOpen());
+
+        Watcher<V1ConfigMap> watcher = start(WatchOptions.defaults().withPageSize(2), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(6, WAIT))
+                .containsExactly("Init", "InitApply(a)", "InitApply(b)", "InitApply(c)", "InitDone", "Apply(d)");
+        List<RecordedRequest> lists = stub.listRequests(PATH);
+        assertThat(lists).extracting(RecordedRequest::limit).containsExactly(2, 2);
+        assertThat(lists).extracting(RecordedRequest::continueToken).containsExactly(null, "c1");
+        RecordedRequest watch = stub.watchRequests(PATH).get(0);
+        assertThat(watch.resourceVersion()).isEqualTo("4");
+        assertThat(watch.allowWatchBookmarks()).isTrue();
+        assertThat(watch.timeoutSeconds()).isEqualTo(290);
+        assertThat(watcher.store().list()).extracting(c -> c.getMetadata().getName()).containsExactly("a", "b", "c",
+                "d");
+        assertThat(watcher.snapshot().resource()).isEqualTo("v1/configmaps");
+        assertThat(watcher.snapshot().resourceVersion()).isEqualTo("5");
+        assertThat(watcher.snapshot().counts()).isEqualTo(new WatcherSnapshot.Counts(4, 0, 0));
+        assertThat(time.sleeps()).isEmpty();
+        stub.assertScriptConsumed();
+        stub.assertNoViolations();
+    }
+
+    // 2
+    @Test
+    void streamingListEmitsInitInitApplyAndInitDoneOnOneWatch() {
+        script().watch(events(added(cm("a", "5")), added(cm("b", "6")), initialEventsEnd("7"),
+                modified(cm("a", "8"))).thenStayOpen());
+
+        start(WatchOptions.defaults().withInitialList(InitialListStrategy.STREAMING), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(5, WAIT))
+                .containsExactly("Init", "InitApply(a)", "InitApply(b)", "InitDone", "Apply(a)");
+        RecordedRequest watch = stub.watchRequests(PATH).get(0);
+        assertThat(watch.sendInitialEvents()).isTrue();
+        assertThat(watch.resourceVersionMatch()).isEqualTo("NotOlderThan");
+        assertThat(watch.allowWatchBookmarks()).isTrue();
+        assertThat(watch.resourceVersion()).isNull();
+        assertThat(stub.listRequests(PATH)).isEmpty();
+        stub.assertNoViolations();
+    }
+
+    // 3
+    @Test
+    void streamingListStartsOverAfterAnExpiredError() {
+        script()
+                .watch(events(added(cm("a", "5")), initialEventsEnd("6"), expiredEvent("6", "9")))
+                .watch(events(added(cm("a", "10")), initialEventsEnd("11")).thenStayOpen());
+
+        Watcher<V1ConfigMap> watcher = start(
+                WatchOptions.defaults().withInitialList(InitialListStrategy.STREAMING), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(7, WAIT)).containsExactly("Init", "InitApply(a)", "InitDone",
+                "Error(WatchError 410)", "Init", "InitApply(a)", "InitDone");
+        List<RecordedRequest> watches = stub.watchRequests(PATH);
+        assertThat(watches).hasSize(2).allSatisfy(w -> assertThat(w.sendInitialEvents()).isTrue());
+        assertThat(watches.get(1).resourceVersion()).isNull();
+        assertThat(time.sleeps()).as("a first 410 relists at once").isEmpty();
+        assertThat(watcher.store().size()).isEqualTo(1);
+        stub.assertScriptConsumed();
+    }
+
+    // 4
+    @Test
+    void brokenWatchResumesFromTheLastVersionWithoutRelisting() {
+        script()
+                .list(page(cm("a", "5")).resourceVersion("5"))
+                .watch(events(modified(cm("a", "6"))).thenReset())
+                .watch(events(modified(cm("a", "7"))).thenStayOpen());
+
+        start(WatchOptions.defaults(), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(6, WAIT)).containsExactly("Init", "InitApply(a)", "InitDone", "Apply(a)",
+                "Error(WatchFailed)", "Apply(a)");
+        assertThat(stub.listRequests(PATH)).hasSize(1);
+        assertThat(stub.watchRequests(PATH)).extracting(RecordedRequest::resourceVersion).containsExactly("5", "6");
+        assertThat(time.sleeps()).singleElement().satisfies(d -> assertBetween(d, 800, 1_600));
+        stub.assertScriptConsumed();
+    }
+
+    // 5
+    @Test
+    void endOfStreamRewatchesFromTheLastVersionAtOnce() {
+        script()
+                .list(page(cm("a", "5")).resourceVersion("5"))
+                .watch(events(modified(cm("a", "6"))))
+                .watch(events(modified(cm("a", "7"))).thenStayOpen());
+
+        start(WatchOptions.defaults(), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(5, WAIT))
+                .containsExactly("Init", "InitApply(a)", "InitDone", "Apply(a)", "Apply(a)");
+        assertThat(stub.watchRequests(PATH)).extracting(RecordedRequest::resourceVersion).containsExactly("5", "6");
+        assertThat(stub.listRequests(PATH)).hasSize(1);
+        assertThat(time.sleeps()).isEmpty();
+        assertThat(time.elapsed()).isZero();
+    }
+
+    // 6
+    @Test
+    void expiredVersionAtWatchStartRelistsAtOnce() {
+        script()
+                .list(page(cm("a", "5")).resourceVersion("5"))
+                .watch(tooOldResourceVersion("5", "9"))
+                .list(page(cm("a", "5"), cm("b", "10")).resourceVersion("10"))
+                .watch(events().thenStayOpen());
+
+        start(WatchOptions.defaults(), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(8, WAIT)).containsExactly("Init", "InitApply(a)", "InitDone",
+                "Error(WatchStartFailed 410)", "Init", "InitApply(a)", "InitApply(b)", "InitDone");
+        stub.awaitScriptConsumed(WAIT);
+        assertThat(stub.watchRequests(PATH)).extracting(RecordedRequest::resourceVersion).containsExactly("5", "10");
+        assertThat(time.sleeps()).isEmpty();
+    }
+
+    // 7
+    @Test
+    void failingListBacksOffOnTheClientGoCurve() {
+        PathScript script = script();
+        for (int i = 0; i < 5; i++) {
+            script.list(serviceUnavailable());
+        }
+        script.list(page(cm("a", "5")).resourceVersion("5")).watch(events().thenStayOpen());
+
+        start(WatchOptions.defaults(), BackOffSettings.clientGo());
+
+        recorder.awaitEvent("InitDone", WAIT);
+        List<Duration> sleeps = time.sleeps();
+        assertThat(sleeps).hasSize(5);
+        assertBetween(sleeps.get(0), 800, 1_600);
+        assertBetween(sleeps.get(1), 1_600, 3_200);
+        assertBetween(sleeps.get(2), 3_200, 6_400);
+        assertBetween(sleeps.get(3), 6_400, 12_800);
+        assertBetween(sleeps.get(4), 12_800, 25_600);
+        assertThat(recorder.events()).containsSubsequence("Init", "Error(InitialListFailed 503)", "Init",
+                "Error(InitialListFailed 503)", "Init", "InitApply(a)", "InitDone");
+        assertThat(recorder.events()).filteredOn("Error(InitialListFailed 503)"::equals).hasSize(5);
+        assertThat(stub.listRequests(PATH)).hasSize(6);
+    }
+
+    // 8
+    @Test
+    void backoffStartsOverWhenThePreviousOneIsOlderThanTheResetTimer() {
+        script()
+                .list(serviceUnavailable())
+                .list(serviceUnavailable())
+                .list(page(cm("a", "5")).resourceVersion("5"))
+                .watch(events(modified(cm("a", "6"))).thenStayOpen())
+                .watch(serviceUnavailable())
+                .watch(events().thenStayOpen());
+
+        start(WatchOptions.defaults(), BackOffSettings.clientGo());
+        recorder.awaitEvent("Apply(a)", WAIT);
+        assertThat(time.sleeps()).hasSize(2);
+
+        time.advance(Duration.ofMinutes(3));
+        stub.endOpenStreams();
+
+        recorder.awaitEvent("Error(WatchStartFailed 503)", WAIT);
+        stub.awaitScriptConsumed(WAIT);
+        List<Duration> sleeps = time.sleeps();
+        assertThat(sleeps).hasSize(3);
+        assertBetween(sleeps.get(1), 1_600, 3_200);
+        assertThat(sleeps.get(2)).as("back to the initial interval, not 3.2 s or more").isLessThan(
+                Duration.ofMillis(1_600));
+        assertBetween(sleeps.get(2), 800, 1_600);
+    }
+
+    // 9
+    @Test
+    void maxElapsedTimeStopsTheWatcher() {
+        PathScript script = script();
+        for (int i = 0; i < 10; i++) {
+            script.list(serviceUnavailable());
+        }
+
+        Watcher<V1ConfigMap> watcher = start(WatchOptions.defaults(),
+                BackOffSettings.clientGo().withMaxElapsedTime(Duration.ofSeconds(10)));
+
+        await().atMost(WAIT).until(() -> watcher.snapshot().phase() == WatcherPhase.STOPPED);
+        await().atMost(WAIT).until(() -> !watcher.isRunning());
+        int requests = stub.listRequests(PATH).size();
+        assertThat(requests).isBetween(4, 5);
+        assertThat(time.sleeps()).hasSize(requests - 1);
+        assertThat(watcher.snapshot().lastError().code()).isEqualTo(503);
+        assertThat(stub.listRequests(PATH)).as("no request after stopping").hasSize(requests);
+        assertThat(stub.scriptConsumed()).isFalse();
+    }
+
+    // 10
+    @Test
+    void bookmarksAdvanceTheResumeVersion() {
+        script()
+                .list(page(cm("a", "5")).resourceVersion("5"))
+                .watch(events(bookmark("8"), bookmark("9")))
+                .watch(events(modified(cm("a", "10"))).thenStayOpen());
+
+        start(WatchOptions.defaults(), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(4, WAIT)).containsExactly("Init", "InitApply(a)", "InitDone", "Apply(a)");
+        assertThat(stub.watchRequests(PATH)).extracting(RecordedRequest::resourceVersion).containsExactly("5", "9");
+        assertThat(time.sleeps()).isEmpty();
+    }
+
+    // 11
+    @Test
+    void brokenLineFailsTheWatchButAnUndecodableObjectIsSkipped() {
+        script()
+                .list(page(cm("a", "5")).resourceVersion("5"))
+                .watch(events(undecodable("bad", "6"), modified(cm("a", "7")), notJson("{oops")).thenStayOpen())
+                .watch(events(modified(cm("a", "8"))).thenStayOpen());
+
+        start(WatchOptions.defaults(), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(7, WAIT)).containsExactly("Init", "InitApply(a)", "InitDone",
+                "Error(DecodeFailed)", "Apply(a)", "Error(WatchFailed)", "Apply(a)");
+        assertThat(recorder.errors()).extracting(WatchError::kind)
+                .containsExactly(ErrorKind.DECODE_FAILED, ErrorKind.WATCH_FAILED);
+        assertThat(recorder.errors().get(0).message()).contains("bad").doesNotContain("not-a-map");
+        assertThat(recorder.errors().get(1).message()).contains("not JSON");
+        assertThat(stub.watchRequests(PATH)).extracting(RecordedRequest::resourceVersion).containsExactly("5", "7");
+        assertThat(time.sleeps()).hasSize(1);
+    }
+
+    // 12
+    @Test
+    void forbiddenSaysWhatToGrantAndBacksOff() {
+        PathScript script = script();
+        for (int i = 0; i < 20; i++) {
+            script.list(forbidden("configmaps", "default"));
+        }
+        time.pauseAt(Duration.ofSeconds(30));
+
+        Watcher<V1ConfigMap> watcher = start(WatchOptions.defaults(), BackOffSettings.clientGo());
+        time.awaitPaused(WAIT);
+
+        assertThat(stub.listRequests(PATH)).hasSizeBetween(5, 6);
+        assertThat(recorder.errors()).first().satisfies(error -> {
+            assertThat(error.kind()).isEqualTo(ErrorKind.INITIAL_LIST_FAILED);
+            assertThat(error.code()).isEqualTo(403);
+            assertThat(error.message()).contains("forbidden: cannot list configmaps in namespace default",
+                    "grant list and watch");
+        });
+        assertThat(watcher.snapshot().phase()).isEqualTo(WatcherPhase.BACKING_OFF);
+    }
+
+    // 12b
+    @Test
+    void missingCrdSaysSoAndBacksOff() {
+        String widgets = "/apis/example.com/v1/namespaces/default/widgets";
+        PathScript script = stub.on(widgets);
+        for (int i = 0; i < 20; i++) {
+            script.list(crdMissing());
+        }
+        time.pauseAt(Duration.ofSeconds(30));
+        EventRecorder<DynamicKubernetesObject> widgetEvents = new EventRecorder<>();
+
+        Watcher<DynamicKubernetesObject> watcher = track(Watcher
+                .builder(stub.apiClient(), ResourceType.dynamic("example.com", "v1", "widgets", true))
+                .scope(WatchScope.namespace("default")).timeSource(time).build());
+        watcher.addListener(widgetEvents);
+        watcher.start();
+        time.awaitPaused(WAIT);
+
+        assertThat(stub.listRequests(widgets)).hasSizeBetween(5, 6);
+        assertThat(widgetEvents.errors()).first().satisfies(error -> {
+            assertThat(error.code()).isEqualTo(404);
+            assertThat(error.message()).contains("widgets.example.com", "installed");
+        });
+    }
+
+    // 13
+    @Test
+    void relistSweepsObjectsThatAreGone() {
+        script()
+                .list(page(cm("a", "2"), cm("b", "3")).resourceVersion("5"))
+                .watch(events(expiredEvent("5", "9")))
+                .list(page(cm("b", "3"), cm("c", "10")).resourceVersion("10"))
+                .watch(events().thenStayOpen());
+
+        Watcher<V1ConfigMap> watcher = start(WatchOptions.defaults(), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(9, WAIT)).containsExactly("Init", "InitApply(a)", "InitApply(b)",
+                "InitDone", "Error(WatchError 410)", "Init", "InitApply(b)", "InitApply(c)", "InitDone");
+        await().atMost(WAIT).until(() -> watcher.snapshot().phase() == WatcherPhase.WATCHING);
+        assertThat(watcher.store().list()).extracting(c -> c.getMetadata().getName()).containsExactly("b", "c");
+        assertThat(watcher.snapshot().synced()).isTrue();
+        assertThat(watcher.snapshot().objects()).isEqualTo(2);
+        assertThat(watcher.snapshot().counts().relists()).isEqualTo(1);
+    }
+
+    // 14
+    @Test
+    void closeReturnsWithinOneSecondFromAnOpenWatch() {
+        script().list(page(cm("a", "5")).resourceVersion("5")).watch(events().thenStayOpen());
+        Watcher<V1ConfigMap> watcher = start(WatchOptions.defaults(), BackOffSettings.clientGo());
+        recorder.awaitEvent("InitDone", WAIT);
+        stub.awaitRequests(PATH, 2, WAIT);
+
+        long started = System.nanoTime();
+        watcher.close();
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(took).isLessThan(Duration.ofSeconds(1));
+        assertThat(watcher.isRunning()).isFalse();
+        assertThat(watcher.snapshot().phase()).isEqualTo(WatcherPhase.STOPPED);
+    }
+
+    // 14b
+    @Test
+    void closeReturnsWithinOneSecondFromABackoff() {
+        script().list(serviceUnavailable());
+        time.pauseAt(Duration.ZERO);
+        Watcher<V1ConfigMap> watcher = start(WatchOptions.defaults(), BackOffSettings.clientGo());
+        time.awaitPaused(WAIT);
+
+        long started = System.nanoTime();
+        watcher.close();
+        Duration took = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(took).isLessThan(Duration.ofSeconds(1));
+        assertThat(watcher.isRunning()).isFalse();
+        assertThat(stub.listRequests(PATH)).hasSize(1);
+    }
+
+    // 15
+    @Test
+    void proxyEndingEveryWatchAtOnceDoesNotHotLoop() {
+        PathScript script = script().list(page(cm("a", "5")).resourceVersion("5"));
+        for (int i = 0; i < 30; i++) {
+            script.watch(emptyWatch());
+        }
+        time.pauseAt(Duration.ofSeconds(30));
+
+        start(WatchOptions.defaults(), BackOffSettings.clientGo());
+        time.awaitPaused(WAIT);
+
+        assertThat(stub.requests(PATH)).hasSizeLessThanOrEqualTo(8);
+        assertThat(stub.watchRequests(PATH)).extracting(RecordedRequest::resourceVersion).containsOnly("5");
+        assertThat(recorder.events()).startsWith("Init", "InitApply(a)", "InitDone", "Error(WatchFailed)");
+        assertThat(time.sleeps()).hasSizeGreaterThanOrEqualTo(4);
+    }
+
+    @Test
+    void aSilentWatchIsBrokenAfterTheTimeoutPlusTheIdleMargin() {
+        script().list(page(cm("a", "5")).resourceVersion("5"))
+                .watch(events().thenStayOpen())
+                .watch(events(added(cm("b", "6"))).thenStayOpen());
+
+        start(WatchOptions.defaults().withTimeout(Duration.ofSeconds(1)).withIdleMargin(Duration.ofMillis(200)),
+                BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(5, WAIT))
+                .containsExactly("Init", "InitApply(a)", "InitDone", "Error(WatchFailed)", "Apply(b)");
+        assertThat(recorder.errors()).extracting(WatchError::message)
+                .anySatisfy(m -> assertThat(m).contains("idle timeout"));
+        assertThat(stub.watchRequests(PATH)).extracting(RecordedRequest::resourceVersion).containsExactly("5", "5");
+    }
+
+    @Test
+    void aThrottledListWaitsAtLeastTheServersRetryAfter() {
+        script().list(tooManyRequests(40))
+                .list(page(cm("a", "5")).resourceVersion("5"))
+                .watch(events().thenStayOpen());
+
+        start(WatchOptions.defaults(), BackOffSettings.clientGo());
+
+        recorder.awaitEvent("InitDone", WAIT);
+        assertThat(time.sleeps()).containsExactly(Duration.ofSeconds(40));
+        assertThat(recorder.errors()).extracting(WatchError::message)
+                .containsExactly("too many requests: the server throttles list v1/configmaps; retrying after 40s");
+    }
+
+    @Test
+    void autoFallsBackToListWatchWhenTheServerRejectsStreamingAndRemembersIt() {
+        script().watch(status(400))
+                .list(page(cm("a", "5")).resourceVersion("5"))
+                .watch(events(expiredEvent("5", "6")).thenEof())
+                .list(page(cm("a", "7")).resourceVersion("7"))
+                .watch(events().thenStayOpen());
+
+        start(WatchOptions.defaults().withInitialList(InitialListStrategy.AUTO), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(9, WAIT)).containsExactly("Init", "Error(WatchStartFailed 400)", "Init",
+                "InitApply(a)", "InitDone", "Error(WatchError 410)", "Init", "InitApply(a)", "InitDone");
+        stub.awaitRequests(PATH, 5, WAIT);
+        assertThat(stub.watchRequests(PATH)).extracting(RecordedRequest::sendInitialEvents)
+                .containsExactly(true, false, false);
+        assertThat(time.sleeps()).isEmpty();
+    }
+
+    private PathScript script() {
+        return stub.on(PATH);
+    }
+
+    private Watcher<V1ConfigMap> start(WatchOptions options, BackOffSettings backOff) {
+        Watcher<V1ConfigMap> watcher = track(Watcher.builder(stub.apiClient(), ResourceType.of(V1ConfigMap.class))
+                .name("cms")
+                .scope(WatchScope.namespace("default"))
+                .options(options)
+                .backOff(backOff)
+                .timeSource(time)
+                .build());
+        watcher.addListener(recorder);
+        watcher.start();
+        return watcher;
+    }
+
+    private <T extends KubernetesObject> Watcher<T> track(Watcher<T> watcher) {
+        watchers.add(watcher);
+        return watcher;
+    }
+
+    private static void assertBetween(Duration delay, long fromMillis, long untilMillis) {
+        assertThat(delay.toMillis()).as("delay %s", delay).isGreaterThanOrEqualTo(fromMillis).isLessThan(untilMillis);
+    }
+}
