@@ -55,6 +55,10 @@ final class WatchThroughput {
         impls.put("floor B: client-java Watch", WatchThroughput::floorWatch);
         impls.put("peer: SharedIndexInformer", WatchThroughput::informer);
         impls.put("ours: Watcher → store", WatchThroughput::ours);
+        String only = System.getProperty("bench.only");
+        if (only != null) {
+            impls.keySet().removeIf(name -> !name.contains(only));
+        }
         List<String> names = new ArrayList<>(impls.keySet());
         Map<String, Stats> rate = new LinkedHashMap<>();
         Map<String, Stats> peak = new LinkedHashMap<>();
@@ -91,6 +95,9 @@ final class WatchThroughput {
                     }
                 }
             }
+        }
+        if (only != null) {
+            return;
         }
         double floorA = rate.get(names.get(0)).median();
         double floorB = rate.get(names.get(1)).median();
