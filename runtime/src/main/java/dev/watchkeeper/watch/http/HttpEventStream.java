@@ -4,14 +4,11 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
-import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
 import dev.watchkeeper.watch.EventStream;
 import dev.watchkeeper.watch.WireEvent;
 import io.kubernetes.client.common.KubernetesObject;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.StringReader;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Response;
@@ -70,59 +67,6 @@ final class HttpEventStream<T extends KubernetesObject> implements EventStream<T
     }
 
     private WireEvent<T> decode(String line) throws IOException {
-        if (decoder.streams()) {
-            WireEvent<T> change = streamChange(line);
-            if (change != null) {
-                return change;
-            }
-        }
-        return decodeTree(line);
-    }
-
-    /**
-     * The common case in one pass: {@code {"type":"ADDED|MODIFIED|DELETED","object":{…}}} with {@code type} first
-     * is read with a streaming reader straight into the model's adapter, without a JSON tree of the event. Anything
-     * else (another order, other types, a duplicate field, trailing data, an object that fails to decode or lacks
-     * metadata.name, a line that is not JSON) returns {@code null}, and {@link #decodeTree} handles the line exactly
-     * as before, so errors and their messages do not depend on which path ran.
-     */
-    private WireEvent<T> streamChange(String line) {
-        try {
-            JsonReader reader = new JsonReader(new StringReader(line));
-            reader.beginObject();
-            if (!reader.hasNext() || !"type".equals(reader.nextName()) || reader.peek() != JsonToken.STRING) {
-                return null;
-            }
-            WireEvent.ChangeType type = switch (reader.nextString()) {
-                case "ADDED" -> WireEvent.ChangeType.ADDED;
-                case "MODIFIED" -> WireEvent.ChangeType.MODIFIED;
-                case "DELETED" -> WireEvent.ChangeType.DELETED;
-                default -> null;
-            };
-            if (type == null || !reader.hasNext() || !"object".equals(reader.nextName())
-                    || reader.peek() != JsonToken.BEGIN_OBJECT) {
-                return null;
-            }
-            T object = decoder.read(reader);
-            while (reader.hasNext()) {
-                String name = reader.nextName();
-                if (name.equals("type") || name.equals("object")) {
-                    return null;
-                }
-                reader.skipValue();
-            }
-            reader.endObject();
-            if (reader.peek() != JsonToken.END_DOCUMENT || object == null || object.getMetadata() == null
-                    || object.getMetadata().getName() == null) {
-                return null;
-            }
-            return new WireEvent.Change<>(type, object, object.getMetadata().getResourceVersion());
-        } catch (IOException | RuntimeException slowPath) {
-            return null;
-        }
-    }
-
-    private WireEvent<T> decodeTree(String line) throws IOException {
         JsonElement root;
         try {
             root = JsonParser.parseString(line);

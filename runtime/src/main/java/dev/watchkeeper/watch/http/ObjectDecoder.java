@@ -4,10 +4,8 @@ import com.google.gson.Gson;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.TypeAdapter;
-import com.google.gson.stream.JsonReader;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import java.io.IOException;
 
 /**
  * Decodes one object of a list or watch event from its JSON tree into the watcher's type, or says why it cannot:
@@ -26,16 +24,6 @@ final class ObjectDecoder<T extends KubernetesObject> {
     ObjectDecoder(Gson gson, Class<T> type) {
         this.dynamic = DynamicKubernetesObject.class.isAssignableFrom(type);
         this.adapter = dynamic ? null : gson.getAdapter(type);
-    }
-
-    /** Whether {@link #read} can decode straight from a stream (generated and custom models; not dynamic objects). */
-    boolean streams() {
-        return !dynamic;
-    }
-
-    /** Reads one object from {@code reader}; throws whatever the model's adapter throws. */
-    T read(JsonReader reader) throws IOException {
-        return adapter.read(reader);
     }
 
     @SuppressWarnings("unchecked")
