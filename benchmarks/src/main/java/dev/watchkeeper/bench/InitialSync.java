@@ -1,0 +1,160 @@
+package dev.watchkeeper.bench;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import dev.watchkeeper.test.apiserver.InMemoryApiServer;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Secret;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Scenario 2: n ConfigMaps on the in-memory API server (in this JVM); each implementation runs in a JVM of its own
+ * ({@link SyncChild}) so its heap is its own. Rounds alternate between the two JVMs; the first is a warm-up.
+ */
+final class InitialSync {
+
+    static final String CHILD_HEAP_FULL = "-Xmx6g";
+    static final String CHILD_HEAP_QUICK = "-Xmx1g";
+
+    private final int objects;
+    private final int warmups;
+    private final int rounds;
+    private final String heapFlag;
+
+    InitialSync(int objects, int warmups, int rounds) {
+        this.objects = objects;
+        this.warmups = warmups;
+        this.rounds = rounds;
+        this.heapFlag = objects > 20_000 ? CHILD_HEAP_FULL : CHILD_HEAP_QUICK;
+    }
+
+    void run() throws Exception {
+        List<String> impls = List.of("ours", "informer");
+        Map<String, String> labels = Map.of("ours", "ours: Watcher → store (pages of 500)",
+                "informer", "peer: SharedIndexInformer (one list)");
+        Map<String, Stats[]> stats = new LinkedHashMap<>();
+        impls.forEach(i -> stats.put(i, new Stats[] {new Stats(), new Stats(), new Stats(), new Stats()}));
+        long jsonBytes = 0;
+        try (InMemoryApiServer server = new InMemoryApiServer().start()) {
+            Progress.say("scenario 2: creating %,d ConfigMaps on the in-memory server", objects);
+            for (int i = 0; i < objects; i++) {
+                String json = ConfigMapBytes.object(i, "1");
+                jsonBytes += json.length();
+                JsonObject object = JsonParser.parseString(json).getAsJsonObject();
+                JsonObject metadata = object.getAsJsonObject("metadata");
+                metadata.remove("resourceVersion");
+                metadata.remove("uid");
+                metadata.remove("creationTimestamp");
+                server.create(object);
+            }
+            Map<String, Child> children = new LinkedHashMap<>();
+            for (String impl : impls) {
+                children.put(impl, new Child(impl, server.url(), objects, heapFlag));
+            }
+            try {
+                for (int round = 0; round < warmups + rounds; round++) {
+                    for (int j = 0; j < impls.size(); j++) {
+                        String impl = impls.get((j + round) % impls.size());
+                        long[] r = children.get(impl).round(server);
+                        boolean measured = round >= warmups;
+                        Progress.say("  %s round %d%s: ready %,d ms, steady %s, relist peak %s, relist %,d ms", impl,
+                                round + 1, measured ? "" : " (warm-up)", r[0], Table.mb(r[1]), Table.mb(r[2]), r[3]);
+                        if (measured) {
+                            for (int k = 0; k < 4; k++) {
+                                stats.get(impl)[k].add(r[k]);
+                            }
+                        }
+                    }
+                }
+            } finally {
+                children.values().forEach(Child::close);
+            }
+        }
+        double jsonPerObject = (double) jsonBytes / objects;
+        Table table = new Table(String.format("Scenario 2 — initial sync and relist memory (%,d ConfigMaps, %,.0f B of "
+                + "JSON each; each implementation in its own JVM, %s)", objects, jsonPerObject, heapFlag),
+                "implementation", "time to ready (median)", "spread", "objects/s", "steady heap", "B/object",
+                "× JSON", "relist peak", "peak / steady", "relist time*");
+        Stats[] peer = stats.get("informer");
+        for (String impl : impls) {
+            Stats[] s = stats.get(impl);
+            double perObject = s[1].median() / objects;
+            table.row(labels.get(impl), String.format("%,.0f ms", s[0].median()), s[0].spread(),
+                    String.format("%,.0f", objects / (s[0].median() / 1000)), Table.mb(s[1].median()),
+                    String.format("%,.0f", perObject), String.format("%.1f×", perObject / jsonPerObject),
+                    Table.mb(s[2].median()), String.format("%.2f×", s[2].median() / s[1].median()),
+                    String.format("%,.0f ms", s[3].median()));
+        }
+        Stats[] ours = stats.get("ours");
+        double ratio = ours[2].median() / ours[1].median();
+        table.note(String.format("%d measured rounds after %d warm-up, the two JVMs alternate; medians. Steady = heap "
+                + "after two full GCs once ready, minus the heap before the client was built; relist peak = the largest "
+                + "heap seen by back-to-back full GCs during a relist forced by compaction (410 on the open watch)",
+                rounds, warmups));
+        table.note(String.format("ours vs informer: time to ready %s, steady heap %s, relist peak %s",
+                Table.ratio(ours[0].median(), peer[0].median()), Table.ratio(ours[1].median(), peer[1].median()),
+                Table.ratio(ours[2].median(), peer[2].median())));
+        table.note(String.format("goal ours relist peak ≤ 1.2× steady: %s (%.2f×; informer %.2f×)",
+                ratio <= 1.2 ? "met" : "MISSED", ratio, peer[2].median() / peer[1].median()));
+        table.note("* relist time is measured while the GC sampler runs full GCs back to back, so it is slow for both");
+        table.print();
+    }
+
+    /** A measuring JVM. */
+    private static final class Child implements AutoCloseable {
+        private final Process process;
+        private final BufferedReader out;
+        private final PrintWriter in;
+
+        Child(String impl, String url, int objects, String heapFlag) throws Exception {
+            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+            List<String> command = new ArrayList<>(List.of(java, heapFlag, "-XX:+UseG1GC", "-cp",
+                    System.getProperty("java.class.path"), Main.class.getName(), "sync-child", impl, url,
+                    Integer.toString(objects)));
+            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
+        }
+
+        long[] round(InMemoryApiServer server) throws Exception {
+            in.println("GO");
+            String line;
+            while ((line = out.readLine()) != null) {
+                if (line.equals("TRIGGER")) {
+                    // Move the server's resourceVersion past the ConfigMaps' (a Secret nobody watches), then
+                    // compact: the ConfigMap watch gets 410 whether it is already open (an ERROR event) or opens
+                    // a moment later (410 at start), so the relist never depends on timing.
+                    server.create(new V1Secret().metadata(new V1ObjectMeta().namespace("bench")
+                            .name("bump-" + System.nanoTime())));
+                    server.compact();
+                } else if (line.startsWith("RESULT ")) {
+                    String[] parts = line.split(" ");
+                    return new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2]), Long.parseLong(parts[3]),
+                            Long.parseLong(parts[4])};
+                }
+            }
+            throw new IllegalStateException("the measuring JVM ended: exit " + process.waitFor());
+        }
+
+        @Override
+        public void close() {
+            in.close();
+            try {
+                if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+                    process.destroy();
+                }
+            } catch (InterruptedException e) {
+                process.destroy();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

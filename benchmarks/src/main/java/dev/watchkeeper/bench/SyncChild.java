@@ -1,0 +1,186 @@
+package dev.watchkeeper.bench;
+
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.watch.WatchEvent;
+import dev.watchkeeper.watch.Watcher;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Scenario 2's measuring JVM: one implementation, one heap, driven by the parent over standard input/output.
+ * Each round (on {@code GO}): sync from scratch and time it, measure the steady heap after full GCs, print
+ * {@code TRIGGER} and wait for the relist the parent forces (410), sampling the live heap with back-to-back full
+ * GCs while it runs, then print {@code RESULT readyMillis steadyBytes peakBytes relistMillis} and close the client.
+ */
+final class SyncChild {
+
+    private static final Duration TIMEOUT = Duration.ofMinutes(10);
+
+    private SyncChild() {
+    }
+
+    static void main(List<String> args) throws Exception {
+        String impl = args.get(0);
+        String url = args.get(1);
+        int n = Integer.parseInt(args.get(2));
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        // Load the classes of both clients before the first baseline.
+        Clients.apiClient(url);
+        String command;
+        while ((command = in.readLine()) != null && command.equals("GO")) {
+            long[] result = impl.equals("ours") ? ours(url, n) : informer(url, n);
+            Thread.sleep(1500); // let the closed client's threads end, so the next baseline does not hold its cache
+            System.out.printf("RESULT %d %d %d %d%n", result[0], result[1], result[2], result[3]);
+            System.out.flush();
+        }
+        System.exit(0);
+    }
+
+    private static long[] ours(String url, int n) throws Exception {
+        long baseline = HeapTracker.usedAfterGc();
+        AtomicInteger inits = new AtomicInteger();
+        CountDownLatch relisted = new CountDownLatch(1);
+        long start = System.nanoTime();
+        Watcher<V1ConfigMap> watcher = Watcher.builder(Clients.apiClient(url), ResourceType.of(V1ConfigMap.class))
+                .build();
+        try {
+            watcher.addListener(event -> {
+                if (event instanceof WatchEvent.Init<V1ConfigMap>) {
+                    inits.incrementAndGet();
+                } else if (event instanceof WatchEvent.InitDone<V1ConfigMap> && inits.get() >= 2) {
+                    relisted.countDown();
+                }
+            });
+            watcher.start();
+            if (!watcher.store().awaitReady(TIMEOUT)) {
+                throw new IllegalStateException("not ready within " + TIMEOUT);
+            }
+            long ready = System.nanoTime() - start;
+            check(watcher.store().size(), n);
+            long steady = HeapTracker.usedAfterGc() - baseline;
+            GcSampler sampler = new GcSampler();
+            long relistStart = System.nanoTime();
+            trigger();
+            if (!relisted.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                throw new IllegalStateException("no relist within " + TIMEOUT);
+            }
+            long relist = System.nanoTime() - relistStart;
+            long peak = sampler.stop() - baseline;
+            check(watcher.store().size(), n);
+            return new long[] {ready / 1_000_000, steady, peak, relist / 1_000_000};
+        } finally {
+            Clients.close(watcher);
+        }
+    }
+
+    private static long[] informer(String url, int n) throws Exception {
+        long baseline = HeapTracker.usedAfterGc();
+        ApiClient client = Clients.apiClient(url);
+        SharedInformerFactory factory = new SharedInformerFactory(client);
+        SharedIndexInformer<V1ConfigMap> informer = Clients.informer(factory, client);
+        long start = System.nanoTime();
+        factory.startAllRegisteredInformers();
+        try {
+            long deadline = System.nanoTime() + TIMEOUT.toNanos();
+            while (!informer.hasSynced() || informer.getIndexer().list().size() < n) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("not synced within " + TIMEOUT);
+                }
+                Thread.sleep(1);
+            }
+            long ready = System.nanoTime() - start;
+            long steady = HeapTracker.usedAfterGc() - baseline;
+            // The informer says nothing when a relist has replaced its cache (resync is off, so no handler
+            // calls): watch the identities of the cached objects instead. The map's own heap is subtracted.
+            Map<String, Integer> identities = new HashMap<>(n * 2);
+            for (V1ConfigMap object : informer.getIndexer().list()) {
+                identities.put(object.getMetadata().getName(), System.identityHashCode(object));
+            }
+            long apparatus = Math.max(0, HeapTracker.usedAfterGc() - baseline - steady);
+            GcSampler sampler = new GcSampler();
+            long relistStart = System.nanoTime();
+            trigger();
+            while (!replaced(informer, identities)) {
+                if (System.nanoTime() > deadline + TIMEOUT.toNanos()) {
+                    throw new IllegalStateException("no relist within " + TIMEOUT);
+                }
+                Thread.sleep(20);
+            }
+            long relist = System.nanoTime() - relistStart;
+            long peak = sampler.stop() - baseline - apparatus;
+            return new long[] {ready / 1_000_000, steady, peak, relist / 1_000_000};
+        } finally {
+            factory.stopAllRegisteredInformers();
+        }
+    }
+
+    private static boolean replaced(SharedIndexInformer<V1ConfigMap> informer, Map<String, Integer> identities) {
+        List<V1ConfigMap> objects = informer.getIndexer().list();
+        if (objects.size() < identities.size()) {
+            return false;
+        }
+        for (V1ConfigMap object : objects) {
+            Integer before = identities.get(object.getMetadata().getName());
+            if (before != null && before == System.identityHashCode(object)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static void check(int size, int n) {
+        if (size != n) {
+            throw new IllegalStateException("cache holds " + size + " objects, expected " + n);
+        }
+    }
+
+    /** Asks the parent to force a relist and waits until it says it has. */
+    private static void trigger() throws Exception {
+        System.out.println("TRIGGER");
+        System.out.flush();
+    }
+
+    /** Back-to-back full GCs on a thread of its own: the largest live heap seen while it runs. */
+    private static final class GcSampler {
+        private volatile boolean running = true;
+        private volatile long peak;
+        private final Thread thread;
+
+        GcSampler() {
+            thread = new Thread(() -> {
+                while (running) {
+                    System.gc();
+                    long used = HeapTracker.used();
+                    if (used > peak) {
+                        peak = used;
+                    }
+                    try {
+                        Thread.sleep(10);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            }, "gc-sampler");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        long stop() throws InterruptedException {
+            running = false;
+            thread.join();
+            return peak;
+        }
+    }
+}
