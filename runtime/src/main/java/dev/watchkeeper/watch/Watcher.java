@@ -56,6 +56,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private final TimeSource time;
     private final RetryPolicy retryPolicy;
     private final BackOffPolicy backOffPolicy;
+    private final String backOffDescription;
     private final List<RetryListener> retryListeners;
     private final BackOffSleeper sleeper;
     private final CacheStore<T> store;
@@ -92,6 +93,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         BackOffPolicy policy = builder.backOffPolicy != null ? builder.backOffPolicy
                 : builder.backOff.backOffPolicy(time.clock());
         this.backOffPolicy = policy instanceof SleepingBackOffPolicy<?> sleeping ? sleeping.withSleeper(sleeper) : policy;
+        this.backOffDescription = backOffPolicy.toString();
         this.retryPolicy = builder.retryPolicy != null ? builder.retryPolicy : builder.backOff.retryPolicy(time.clock());
         this.retryListeners = List.copyOf(builder.retryListeners);
         this.store = new CacheStore<>(builder.options.stripManagedFields());
@@ -347,7 +349,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         return new WatcherSnapshot(name, resource, scope.namespace(), scope.labelSelector(), scope.fieldSelector(),
                 phase, synced && phase != WatcherPhase.STOPPED, store.size(), resourceVersion, consecutiveFailures,
                 delay, nextAttemptAt, lastError,
-                new WatcherSnapshot.Counts(events, relists, errors), backOffPolicy.toString());
+                new WatcherSnapshot.Counts(events, relists, errors), backOffDescription);
     }
 
     private WatcherPhase phaseOf(WatchState<T> state) {

@@ -48,6 +48,8 @@ class WatcherConvergenceTest {
         watcher.addListener(recorder);
         watcher.start();
         recorder.awaitEvent("InitDone", WAIT);
+        // The watch must be open before faults are injected, or a compaction lands before it starts.
+        await().atMost(WAIT).until(() -> server.openWatches() > 0);
     }
 
     @AfterEach
