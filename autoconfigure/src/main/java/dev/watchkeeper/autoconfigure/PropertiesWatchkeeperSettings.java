@@ -51,7 +51,8 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
                 .withTimeout(timeout)
                 .withInitialList(o != null && o.initialList() != null ? o.initialList() : watch.initialList())
                 .withStripManagedFields(o != null && o.stripManagedFields() != null ? o.stripManagedFields()
-                        : watch.stripManagedFields());
+                        : watch.stripManagedFields())
+                .withAutoFallbackAfter(watch.autoFallbackAfter());
     }
 
     @Override
@@ -114,6 +115,7 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
         properties.backoff().toSettings("watchkeeper.backoff");
         reconcileBackOff(null, "watchkeeper.reconcile");
         Validation.atLeast("watchkeeper.watch.page-size", properties.watch().pageSize(), 1);
+        Validation.positive("watchkeeper.watch.auto-fallback-after", properties.watch().autoFallbackAfter());
         Validation.notNegative("watchkeeper.reconcile.shutdown-grace", properties.reconcile().shutdownGrace());
         Validation.notNegative("watchkeeper.reconcile.resync-period", properties.reconcile().resyncPeriod());
         properties.watchers().keySet().forEach(name -> {

@@ -74,10 +74,12 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param timeout            Server-side timeout of each watch call; a watch silent for 5 s longer is broken
      * @param initialList        {@code list-watch}, {@code streaming} ({@code sendInitialEvents}) or {@code auto}
      * @param stripManagedFields Drop {@code metadata.managedFields} before caching
+     * @param autoFallbackAfter  With {@code auto}: fall back to list-watch when a streaming list has not ended its
+     *                           initial events after this long
      */
     public record Watch(@DefaultValue("500") int pageSize, @DefaultValue("290s") Duration timeout,
             @DefaultValue("list-watch") InitialListStrategy initialList,
-            @DefaultValue("true") boolean stripManagedFields) {
+            @DefaultValue("true") boolean stripManagedFields, @DefaultValue("10s") Duration autoFallbackAfter) {
     }
 
     /**

@@ -77,6 +77,7 @@ class WatchkeeperAutoConfigurationTests {
                 "watchkeeper.backoff.max-elapsed-time=10m",
                 "watchkeeper.watch.page-size=100",
                 "watchkeeper.watch.initial-list=auto",
+                "watchkeeper.watch.auto-fallback-after=3s",
                 "watchkeeper.watchers.cms.backoff.multiplier=3",
                 "watchkeeper.watchers.cms.watch.timeout=60s",
                 "watchkeeper.reconcilers.gen.concurrency=4",
@@ -93,6 +94,7 @@ class WatchkeeperAutoConfigurationTests {
                     assertThat(options.pageSize()).isEqualTo(100);
                     assertThat(options.timeout()).isEqualTo(Duration.ofSeconds(60));
                     assertThat(options.initialList()).isEqualTo(InitialListStrategy.AUTO);
+                    assertThat(options.autoFallbackAfter()).isEqualTo(Duration.ofSeconds(3));
                     assertThat(settings.controller("gen", 1).concurrency()).as("property beats annotation")
                             .isEqualTo(4);
                     assertThat(settings.controller("gen", 1).resyncPeriod()).isZero();

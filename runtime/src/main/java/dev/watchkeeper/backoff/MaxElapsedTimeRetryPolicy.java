@@ -28,11 +28,6 @@ public final class MaxElapsedTimeRetryPolicy implements RetryPolicy {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
-    /** Retries forever. */
-    public static MaxElapsedTimeRetryPolicy never(Clock clock) {
-        return new MaxElapsedTimeRetryPolicy(null, clock);
-    }
-
     @Override
     public boolean canRetry(RetryContext context) {
         Instant first = ((StreakContext) context).firstFailure;

@@ -26,11 +26,6 @@ public record WatchError(ErrorKind kind, int code, String message, Instant at, D
         this(kind, code, message, at, null);
     }
 
-    /** {@code true} for HTTP 410 Gone: the resourceVersion is too old and only a relist helps. */
-    public boolean isGone() {
-        return code == 410;
-    }
-
     /** The recorder form, e.g. {@code Error(WatchError 410)} or {@code Error(WatchFailed)}. */
     public String label() {
         return "Error(" + kind.label() + (code == 0 ? "" : " " + code) + ")";

@@ -98,6 +98,24 @@ class WatchMachineTest {
     }
 
     @Test
+    void autoFallsBackWhenTheInitialEventsDoNotEndInTime() {
+        api.stream(added("a", "1"), new IOException("deadline reached")).page(null, "3");
+        WatchMachine<V1ConfigMap> machine = new WatchMachine<>(api, WatchOptions.defaults()
+                .withInitialList(InitialListStrategy.AUTO).withAutoFallbackAfter(Duration.ofSeconds(3)), clock);
+        WatchState<V1ConfigMap> state = machine.step(new WatchState.Empty<>()).next();
+        state = machine.step(state).next(); // opens the streaming watch
+        state = machine.step(state).next(); // InitApply(a)
+        clock.advance(Duration.ofSeconds(3));
+
+        Step<V1ConfigMap> fallback = machine.step(state);
+
+        assertThat(fallback.outcome()).isEqualTo(Step.Outcome.CONTINUE);
+        assertThat(fallback.events()).extracting(WatchMachineTest::describe).containsExactly("Error(WatchStartFailed)");
+        assertThat(machine.isStreaming()).isFalse();
+        assertThat(machine.step(fallback.next()).next()).isEqualTo(new WatchState.InitPage<V1ConfigMap>(null));
+    }
+
+    @Test
     void aPageWithoutResourceVersionOrContinueTokenIsAnError() {
         api.page(null, null, cm("a", "1"));
 
