@@ -2,11 +2,9 @@ package dev.watchkeeper.backoff;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.watchkeeper.controller.ManualTime;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,23 +13,8 @@ import org.springframework.retry.backoff.BackOffContext;
 class ResetTimerBackOffPolicyTest {
 
     private final List<Long> slept = new ArrayList<>();
-    private Instant now = Instant.parse("2026-01-01T00:00:00Z");
-    private final Clock clock = new Clock() {
-        @Override
-        public ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-    };
+    private final ManualTime time = new ManualTime();
+    private final Clock clock = time.clock();
 
     @Test
     void startsOverWhenThePreviousBackOffIsOlderThanResetAfter() {
@@ -42,9 +25,9 @@ class ResetTimerBackOffPolicyTest {
 
         policy.backOff(context);
         policy.backOff(context);
-        now = now.plusSeconds(120);
+        time.advance(Duration.ofSeconds(120));
         policy.backOff(context);
-        now = now.plusSeconds(121);
+        time.advance(Duration.ofSeconds(121));
         policy.backOff(context);
 
         assertThat(slept).containsExactly(800L, 1600L, 3200L, 800L);
@@ -54,11 +37,11 @@ class ResetTimerBackOffPolicyTest {
     void maxElapsedTimeCountsFromTheFirstFailureOfTheStreak() {
         MaxElapsedTimeRetryPolicy retry = new MaxElapsedTimeRetryPolicy(Duration.ofSeconds(60), clock);
         var context = retry.open(null);
-        now = now.plusSeconds(500);
+        time.advance(Duration.ofSeconds(500));
         retry.registerThrowable(context, new RuntimeException("first"));
-        now = now.plusSeconds(60);
+        time.advance(Duration.ofSeconds(60));
         assertThat(retry.canRetry(context)).isTrue();
-        now = now.plusSeconds(1);
+        time.advance(Duration.ofSeconds(1));
         assertThat(retry.canRetry(context)).isFalse();
         assertThat(retry.canRetry(retry.open(null))).as("a new streak").isTrue();
     }

@@ -4,12 +4,10 @@ import static dev.watchkeeper.watch.ScriptedWatchApi.added;
 import static dev.watchkeeper.watch.ScriptedWatchApi.cm;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.watchkeeper.controller.ManualTime;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.io.IOException;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -18,7 +16,7 @@ import org.junit.jupiter.api.Test;
 class WatchMachineTest {
 
     private final ScriptedWatchApi api = new ScriptedWatchApi();
-    private final MutableClock clock = new MutableClock();
+    private final ManualTime time = new ManualTime();
     private final List<String> outcomes = new ArrayList<>();
 
     @Test
@@ -101,11 +99,11 @@ class WatchMachineTest {
     void autoFallsBackWhenTheInitialEventsDoNotEndInTime() {
         api.stream(added("a", "1"), new IOException("deadline reached")).page(null, "3");
         WatchMachine<V1ConfigMap> machine = new WatchMachine<>(api, WatchOptions.defaults()
-                .withInitialList(InitialListStrategy.AUTO).withAutoFallbackAfter(Duration.ofSeconds(3)), clock);
+                .withInitialList(InitialListStrategy.AUTO).withAutoFallbackAfter(Duration.ofSeconds(3)), time.clock());
         WatchState<V1ConfigMap> state = machine.step(new WatchState.Empty<>()).next();
         state = machine.step(state).next(); // opens the streaming watch
         state = machine.step(state).next(); // InitApply(a)
-        clock.advance(Duration.ofSeconds(3));
+        time.advance(Duration.ofSeconds(3));
 
         Step<V1ConfigMap> fallback = machine.step(state);
 
@@ -137,7 +135,7 @@ class WatchMachineTest {
     }
 
     private WatchMachine<V1ConfigMap> machine(InitialListStrategy strategy) {
-        return new WatchMachine<>(api, WatchOptions.defaults().withInitialList(strategy), clock);
+        return new WatchMachine<>(api, WatchOptions.defaults().withInitialList(strategy), time.clock());
     }
 
     private List<String> run(WatchMachine<V1ConfigMap> machine, int steps) {
@@ -166,28 +164,5 @@ class WatchMachineTest {
             return e.error().label();
         }
         return event.getClass().getSimpleName();
-    }
-
-    static final class MutableClock extends Clock {
-        Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
     }
 }

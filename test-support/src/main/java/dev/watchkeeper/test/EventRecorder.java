@@ -146,21 +146,7 @@ public final class EventRecorder<T> implements WatchEventListener<T> {
     }
 
     private void await(BooleanSupplier condition, Duration timeout, Supplier<String> failure) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (lock) {
-            while (!condition.getAsBoolean()) {
-                long remainingMillis = (deadline - System.nanoTime()) / 1_000_000;
-                if (remainingMillis <= 0) {
-                    throw new AssertionError(failure.get());
-                }
-                try {
-                    lock.wait(remainingMillis);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new AssertionError("interrupted while waiting for events", e);
-                }
-            }
-        }
+        Waiting.until(lock, condition, timeout, failure);
     }
 
     @Override

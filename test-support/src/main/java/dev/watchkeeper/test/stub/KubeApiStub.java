@@ -13,6 +13,7 @@ import com.github.tomakehurst.wiremock.extension.ResponseDefinitionTransformerV2
 import com.github.tomakehurst.wiremock.http.Request;
 import com.github.tomakehurst.wiremock.http.ResponseDefinition;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import dev.watchkeeper.test.Waiting;
 import io.kubernetes.client.openapi.ApiClient;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -358,21 +359,7 @@ public final class KubeApiStub implements AutoCloseable, BeforeEachCallback, Aft
 
     private void awaitCondition(java.util.function.BooleanSupplier condition, Duration timeout,
             java.util.function.Supplier<String> failure) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        synchronized (lock) {
-            while (!condition.getAsBoolean()) {
-                long remainingMillis = (deadline - System.nanoTime()) / 1_000_000;
-                if (remainingMillis <= 0) {
-                    throw new AssertionError(failure.get());
-                }
-                try {
-                    lock.wait(Math.min(remainingMillis, 50));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new AssertionError("interrupted while waiting", e);
-                }
-            }
-        }
+        Waiting.until(lock, condition, timeout, failure);
     }
 
     // ---- answering
