@@ -4,11 +4,14 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
+import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
 import dev.watchkeeper.watch.EventStream;
 import dev.watchkeeper.watch.WireEvent;
 import io.kubernetes.client.common.KubernetesObject;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.StringReader;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import okhttp3.Response;
@@ -17,9 +20,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads a watch response line by line and decodes each line once into a {@link WireEvent}. A line that is not
- * JSON breaks the stream ({@link IOException}); a well-formed event that cannot be used becomes
- * {@link WireEvent.Undecodable} and the stream goes on.
+ * Reads a watch response line by line and decodes each line into a {@link WireEvent}. The common line, a change
+ * with {@code type} before {@code object}, is read in one streaming pass; any other line, or one that fails there, is
+ * read as a JSON tree, which explains what is wrong with it. A line that is not JSON breaks the stream
+ * ({@link IOException}); a well-formed event that cannot be used becomes {@link WireEvent.Undecodable} and the
+ * stream goes on.
  */
 final class HttpEventStream<T extends KubernetesObject> implements EventStream<T> {
 
@@ -67,6 +72,52 @@ final class HttpEventStream<T extends KubernetesObject> implements EventStream<T
     }
 
     private WireEvent<T> decode(String line) throws IOException {
+        WireEvent<T> change = decoder.streams() ? readChange(line) : null;
+        return change != null ? change : decodeTree(line);
+    }
+
+    /**
+     * {@code {"type":"ADDED|MODIFIED|DELETED","object":{...}}} in one pass, or null for any other line and for any
+     * failure: the tree path then decodes the line again and reports it.
+     */
+    private WireEvent<T> readChange(String line) {
+        try (JsonReader reader = new JsonReader(new StringReader(line))) {
+            reader.beginObject();
+            if (!"type".equals(reader.nextName()) || reader.peek() != JsonToken.STRING) {
+                return null;
+            }
+            WireEvent.ChangeType type = changeType(reader.nextString());
+            if (type == null || !"object".equals(reader.nextName())) {
+                return null;
+            }
+            T object = decoder.read(reader);
+            if (object == null || object.getMetadata() == null || object.getMetadata().getName() == null) {
+                return null;
+            }
+            while (reader.hasNext()) {
+                reader.nextName();
+                reader.skipValue();
+            }
+            reader.endObject();
+            if (reader.peek() != JsonToken.END_DOCUMENT) {
+                return null;
+            }
+            return new WireEvent.Change<>(type, object, object.getMetadata().getResourceVersion());
+        } catch (IOException | RuntimeException failed) {
+            return null;
+        }
+    }
+
+    private static WireEvent.ChangeType changeType(String type) {
+        return switch (type) {
+            case "ADDED" -> WireEvent.ChangeType.ADDED;
+            case "MODIFIED" -> WireEvent.ChangeType.MODIFIED;
+            case "DELETED" -> WireEvent.ChangeType.DELETED;
+            default -> null;
+        };
+    }
+
+    private WireEvent<T> decodeTree(String line) throws IOException {
         JsonElement root;
         try {
             root = JsonParser.parseString(line);
@@ -86,9 +137,7 @@ final class HttpEventStream<T extends KubernetesObject> implements EventStream<T
                     JsonFields.resourceVersion(object));
         }
         return switch (type) {
-            case "ADDED" -> change(WireEvent.ChangeType.ADDED, object);
-            case "MODIFIED" -> change(WireEvent.ChangeType.MODIFIED, object);
-            case "DELETED" -> change(WireEvent.ChangeType.DELETED, object);
+            case "ADDED", "MODIFIED", "DELETED" -> change(changeType(type), object);
             case "BOOKMARK" -> new WireEvent.Bookmark<>(JsonFields.resourceVersion(object),
                     "true".equals(JsonFields.string(
                             JsonFields.object(JsonFields.object(object, "metadata"), "annotations"),

@@ -4,12 +4,15 @@ import com.google.gson.Gson;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.TypeAdapter;
+import com.google.gson.stream.JsonReader;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.io.IOException;
 
 /**
- * Decodes one object of a list or watch event from its JSON tree into the watcher's type, or says why it cannot:
- * a poison object becomes a description (namespace/name/rv), never an exception that stalls the watcher.
+ * Decodes one object of a list or watch event into the watcher's type, from its JSON tree or straight from a stream.
+ * From a tree, a poison object becomes a description (namespace/name/rv), never an exception that stalls the
+ * watcher. The client's generated models are read with {@link ModelGson}, any other type with the client's Gson.
  */
 final class ObjectDecoder<T extends KubernetesObject> {
 
@@ -23,7 +26,20 @@ final class ObjectDecoder<T extends KubernetesObject> {
     @SuppressWarnings("unchecked")
     ObjectDecoder(Gson gson, Class<T> type) {
         this.dynamic = DynamicKubernetesObject.class.isAssignableFrom(type);
-        this.adapter = dynamic ? null : gson.getAdapter(type);
+        this.adapter = dynamic ? null : (ModelGson.covers(type) ? ModelGson.of(gson) : gson).getAdapter(type);
+    }
+
+    /** Whether {@link #read} can decode this type from a stream (not for dynamic objects, which need the tree). */
+    boolean streams() {
+        return !dynamic;
+    }
+
+    /**
+     * Reads the object at the reader's position, or throws: a caller that wants to know what was wrong decodes the
+     * same JSON again as a tree.
+     */
+    T read(JsonReader reader) throws IOException {
+        return adapter.read(reader);
     }
 
     @SuppressWarnings("unchecked")
