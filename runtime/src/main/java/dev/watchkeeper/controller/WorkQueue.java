@@ -99,6 +99,9 @@ public final class WorkQueue<K> {
                     heap.poll();
                     queued.remove(head.key());
                     processing.add(head.key());
+                    if (!heap.isEmpty()) {
+                        wakeOneTaker(); // another idle taker looks at the next key
+                    }
                     return head.key();
                 }
                 long seen = changes;
@@ -173,7 +176,15 @@ public final class WorkQueue<K> {
         Slot<K> slot = new Slot<>(key, due, sequence++);
         queued.put(key, slot);
         heap.add(slot);
+        wakeOneTaker();
+    }
+
+    /**
+     * Takers are interchangeable, so one key wakes one of them (waking all would make every idle worker contend for
+     * the monitor on each add); the one that takes a key wakes the next while keys remain.
+     */
+    private void wakeOneTaker() {
         changes++;
-        monitor.notifyAll();
+        monitor.notify();
     }
 }
