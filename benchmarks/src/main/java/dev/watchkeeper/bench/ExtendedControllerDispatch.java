@@ -8,6 +8,7 @@ import io.kubernetes.client.extended.controller.reconciler.Result;
 import io.kubernetes.client.extended.workqueue.RateLimitingQueue;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.informer.cache.Lister;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
@@ -35,10 +36,14 @@ final class ExtendedControllerDispatch implements DispatchTarget {
         this.factory = new SharedInformerFactory(new ApiClient().setReadTimeout(0));
         SharedIndexInformer<V1ConfigMap> informer =
                 factory.sharedIndexInformerFor(new WatchApiListerWatcher(api), V1ConfigMap.class, 0L);
+        Lister<V1ConfigMap> configMaps = new Lister<>(informer.getIndexer());
         this.controller = ControllerBuilder.defaultBuilder(factory)
                 .watch(workQueue -> ControllerBuilder.controllerWatchBuilder(V1ConfigMap.class, workQueue).build())
                 .withReconciler(request -> {
-                    probe.reconcile(SyntheticWatchApi.index(request.getName()));
+                    // Ours hands the reconciler the cached object; a DefaultController reconciler is handed a key
+                    // and fetches the object from the informer's cache itself, so this one does too.
+                    V1ConfigMap object = configMaps.namespace(request.getNamespace()).get(request.getName());
+                    probe.reconcile(SyntheticWatchApi.index(object.getMetadata().getName()));
                     return new Result(false);
                 })
                 .withName("peer-dispatch")
