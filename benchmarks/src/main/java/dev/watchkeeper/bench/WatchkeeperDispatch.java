@@ -1,0 +1,73 @@
+package dev.watchkeeper.bench;
+
+import dev.watchkeeper.controller.Controller;
+import dev.watchkeeper.controller.ControllerSettings;
+import dev.watchkeeper.controller.ReconcileContext;
+import dev.watchkeeper.controller.ReconcileResult;
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.watch.Watcher;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import java.time.Duration;
+
+/** Ours under scenario 4: a {@link Watcher} on the synthetic API and a {@link Controller} with 8 workers. */
+final class WatchkeeperDispatch implements DispatchTarget {
+
+    private final int keys;
+    private final SyntheticWatchApi api;
+    private final DispatchProbe probe;
+    private final Watcher<V1ConfigMap> watcher;
+    private final Controller<V1ConfigMap> controller;
+
+    WatchkeeperDispatch(int keys, int workers) {
+        this.keys = keys;
+        this.api = new SyntheticWatchApi(keys);
+        this.probe = new DispatchProbe(keys);
+        this.watcher = Watcher.builder(api, ResourceType.of(V1ConfigMap.class)).build();
+        this.controller = Controller.builder("dispatch", watcher, (V1ConfigMap object, ReconcileContext context) -> {
+            probe.reconcile(SyntheticWatchApi.index(object.getMetadata().getName()));
+            return ReconcileResult.done();
+        }).settings(ControllerSettings.defaults().withConcurrency(workers)).build();
+    }
+
+    @Override
+    public String name() {
+        return "ours: Controller";
+    }
+
+    @Override
+    public String updatePath() {
+        return "our Watcher → store → Controller's WorkQueue";
+    }
+
+    @Override
+    public void start() throws Exception {
+        watcher.start();
+        controller.start();
+        if (!watcher.store().awaitReady(Duration.ofMinutes(2))) {
+            throw new IllegalStateException("the synthetic watcher never became ready");
+        }
+        probe.awaitCount(keys, Duration.ofMinutes(2));
+    }
+
+    @Override
+    public void enqueue(int key) {
+        controller.enqueue(new ObjectKey("bench", SyntheticWatchApi.name(key)));
+    }
+
+    @Override
+    public SyntheticWatchApi api() {
+        return api;
+    }
+
+    @Override
+    public DispatchProbe probe() {
+        return probe;
+    }
+
+    @Override
+    public void close() {
+        controller.close(Duration.ofSeconds(5));
+        Clients.close(watcher);
+    }
+}
