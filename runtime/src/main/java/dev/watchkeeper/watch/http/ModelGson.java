@@ -13,7 +13,8 @@ import java.util.Date;
  * field the model does not know, which client-go ignores) and read the tree again, once per nested model; that costs
  * about a third of the decode time and most of its garbage. This Gson reads straight into the same models with the
  * client's own adapters for times, dates and bytes and its {@code managedFields} rule
- * ({@code -Dkubernetes.client.includeManagedFields}); unknown fields are skipped. Other types keep the client's Gson.
+ * ({@code -Dkubernetes.client.includeManagedFields}); unknown fields are skipped, and equal short strings are
+ * shared between objects ({@link SharedStrings}). Other types keep the client's Gson.
  */
 final class ModelGson {
 
@@ -28,9 +29,10 @@ final class ModelGson {
         return MODELS.equals(type.getPackageName());
     }
 
-    /** The streaming Gson for the models, sharing {@code client}'s value adapters (so its formats apply). */
+    /** A streaming Gson for the models, with {@code client}'s value adapters (so its formats apply). */
     static Gson of(Gson client) {
         GsonBuilder builder = new GsonBuilder()
+                .registerTypeAdapter(String.class, new SharedStrings())
                 .registerTypeAdapter(OffsetDateTime.class, client.getAdapter(OffsetDateTime.class))
                 .registerTypeAdapter(LocalDate.class, client.getAdapter(LocalDate.class))
                 .registerTypeAdapter(Date.class, client.getAdapter(Date.class))

@@ -60,6 +60,22 @@ class HttpEventStreamTest {
     }
 
     @Test
+    void objectsShareTheirShortStrings() throws IOException {
+        String other = CONFIG_MAP.replace("\"name\":\"a\"", "\"name\":\"b\"");
+        List<WireEvent<V1ConfigMap>> events = events(V1ConfigMap.class, line("ADDED", CONFIG_MAP),
+                line("ADDED", other));
+        V1ConfigMap a = ((WireEvent.Change<V1ConfigMap>) events.get(0)).object();
+        V1ConfigMap b = ((WireEvent.Change<V1ConfigMap>) events.get(1)).object();
+
+        assertThat(b.getMetadata().getName()).isEqualTo("b");
+        assertThat(b.getMetadata().getNamespace()).isSameAs(a.getMetadata().getNamespace());
+        assertThat(b.getMetadata().getLabels().get("app")).isSameAs(a.getMetadata().getLabels().get("app"));
+        assertThat(b.getMetadata().getLabels().keySet().iterator().next())
+                .isSameAs(a.getMetadata().getLabels().keySet().iterator().next());
+        assertThat(b.getData().get("k")).isEqualTo(a.getData().get("k"));
+    }
+
+    @Test
     void skipsFieldsTheModelDoesNotKnowAsClientGoDoes() throws IOException {
         String newer = CONFIG_MAP.replace("\"data\":", "\"fieldFromANewerServer\":{\"x\":[1,2]},\"data\":");
         assertThatThrownBy(() -> CLIENT.fromJson(newer, V1ConfigMap.class))
