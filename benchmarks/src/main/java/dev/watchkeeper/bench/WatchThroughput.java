@@ -68,7 +68,9 @@ final class WatchThroughput {
         Map<String, Stats> peak = new LinkedHashMap<>();
         Map<String, Stats> live = new LinkedHashMap<>();
         Map<String, Stats> gc = new LinkedHashMap<>();
+        Map<String, Stats> allocated = new LinkedHashMap<>();
         names.forEach(n -> {
+            allocated.put(n, new Stats());
             gc.put(n, new Stats());
             rate.put(n, new Stats());
             peak.put(n, new Stats());
@@ -96,6 +98,7 @@ final class WatchThroughput {
                         peak.get(name).add(Math.max(0, peaks[0] - baseline));
                         live.get(name).add(Math.max(0, peaks[1] - baseline));
                         gc.get(name).add(100 * gcShare);
+                        allocated.get(name).add((double) Allocations.allocated() / events);
                     }
                 }
             }
@@ -108,12 +111,14 @@ final class WatchThroughput {
         double peer = rate.get(names.get(2)).median();
         Table table = new Table(String.format("Scenario 1 — watch throughput (%,d events, %,d B/event, %d objects)",
                 events, lineBytes, this.names),
-                "implementation", "events/s (median)", "spread", "range", "heap peak", "live peak (after GC)", "GC pauses",
+                "implementation", "events/s (median)", "spread", "range", "heap peak", "live peak (after GC)", "allocated/event",
+                "GC pauses",
                 "× floor A", "× floor B", "× informer");
         for (String name : names) {
             Stats s = rate.get(name);
             table.row(name, String.format("%,.0f", s.median()), s.spread(), s.range("%,.0f"),
                     Table.mb(peak.get(name).median()), Table.mb(live.get(name).median()),
+                    String.format("%,.0f B", allocated.get(name).median()),
                     String.format("%.0f%%", gc.get(name).median()),
                     Table.ratio(s.median(), floorA), Table.ratio(s.median(), floorB), Table.ratio(s.median(), peer));
         }
@@ -127,6 +132,8 @@ final class WatchThroughput {
                 withController / floorB, ours >= 2 * peer ? "met" : "MISSED", ours / peer, withController / peer));
         table.note("the controller row: a Controller with a no-op reconciler (default concurrency) on the watcher; "
                 + "timed until the last event has been enqueued, while its workers reconcile");
+        table.note("allocated/event = bytes allocated by all threads (the replaying server's included, from "
+                + "HotSpot's per-thread counters) until the last event, per event; it does not drift with load");
         table.note("GC pauses = collection time reported by the JVM's collectors as a share of the round's wall time");
         table.note("p50/p99 latency does not apply: the stream is a backlog, so per-event latency is queueing time");
         table.print();
@@ -142,6 +149,7 @@ final class WatchThroughput {
 
     private double once(Impl impl, ConfigMapBytes bytes) throws Exception {
         try (ReplayServer server = new ReplayServer(bytes, events)) {
+            Allocations.start();
             long start = System.nanoTime();
             long end = impl.run(bytes, events, server);
             if (server.streamStartNanos() != 0) {
@@ -166,7 +174,7 @@ final class WatchThroughput {
         if (sink == 0) {
             throw new IllegalStateException("nothing decoded");
         }
-        return System.nanoTime();
+        return Allocations.end();
     }
 
     /** Floor B: client-java's Watch over HTTP, doing nothing with the objects. */
@@ -177,7 +185,7 @@ final class WatchThroughput {
                 new CoreV1Api(client).listConfigMapForAllNamespaces().watch(true).buildCall(null), RESPONSE)) {
             for (Watch.Response<V1ConfigMap> ignored : watch) {
                 if (++count == n) {
-                    return System.nanoTime();
+                    return Allocations.end();
                 }
             }
         }
@@ -270,7 +278,7 @@ final class WatchThroughput {
 
         void hit() {
             if (++count == target) {
-                endNanos = System.nanoTime();
+                endNanos = Allocations.end();
                 done.countDown();
             }
         }
