@@ -95,7 +95,7 @@ final class StartupTime {
         Stats oursCpu = cpuAtRun.get("starter");
         Stats baseCpu = cpuAtRun.get("baseline");
         Table table = new Table(String.format("Scenario 5 — start-up with %d @Reconciler beans (%d watchers of %,d "
-                        + "ConfigMaps each, in-memory API server; a fresh JVM per start, %s)", WATCHERS, WATCHERS,
+                        + "ConfigMaps of ~2 KB each, in-memory API server; a fresh JVM per start, %s)", WATCHERS, WATCHERS,
                 objectsPerWatcher, String.join(" ", CHILD_FLAGS)),
                 "implementation", "run() returns (median)", "spread", "range", "all watchers synced (median)",
                 "spread", "range", "process CPU at run() / synced", "added over baseline");
