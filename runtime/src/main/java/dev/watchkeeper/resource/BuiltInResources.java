@@ -43,6 +43,7 @@ public final class BuiltInResources {
     private record Candidate(String group, Model model) {
     }
 
+    private static final String MODELS = "io.kubernetes.client.openapi.models";
     private static final Pattern PLAIN_MODEL = Pattern.compile("(V[0-9]+((?:alpha|beta)[0-9]+)?)([A-Z][A-Za-z0-9]*)");
 
     private static volatile Map<Key, List<Candidate>> index;
@@ -95,22 +96,27 @@ public final class BuiltInResources {
     }
 
     /**
-     * What the client's map says for {@code type}, read from the class name for the common {@code V1Kind} shape
-     * (the map's own lookup is a linear search, too slow to repeat for a thousand models at start-up).
+     * What the client's model map says of a client model: its version and kind (and group only where the class name
+     * carries it), or empty for any other class. Read from the class name for the common {@code V1Kind} shape; the
+     * map itself is built by loading every one of the client's two thousand model classes, about a second of
+     * start-up, and is consulted only for the few other names ({@code EventsV1Event}).
      */
-    private static GroupVersionKind groupVersionKind(Class<?> type) {
+    public static Optional<GroupVersionKind> groupVersionKind(Class<?> type) {
+        if (!MODELS.equals(type.getPackageName())) {
+            return Optional.empty();
+        }
         Matcher plain = PLAIN_MODEL.matcher(type.getSimpleName());
         if (plain.matches()) {
-            return new GroupVersionKind("", plain.group(1).toLowerCase(Locale.ROOT), plain.group(3));
+            return Optional.of(new GroupVersionKind("", plain.group(1).toLowerCase(Locale.ROOT), plain.group(3)));
         }
-        return ModelMapper.preBuiltGetGroupVersionKindByClass(type).orElse(null);
+        return ModelMapper.preBuiltGetGroupVersionKindByClass(type);
     }
 
     @SuppressWarnings("unchecked")
     private static Map<Key, List<Candidate>> scan() {
         Map<Key, List<Candidate>> byName = new HashMap<>();
         ClassLoader loader = ModelMapper.class.getClassLoader();
-        String pkg = "io.kubernetes.client.openapi.models";
+        String pkg = MODELS;
         Resource[] classes;
         try {
             classes = new PathMatchingResourcePatternResolver(loader)
@@ -132,7 +138,7 @@ public final class BuiltInResources {
             if (!KubernetesObject.class.isAssignableFrom(type)) {
                 continue;
             }
-            GroupVersionKind found = groupVersionKind(type);
+            GroupVersionKind found = groupVersionKind(type).orElse(null);
             if (found == null) {
                 continue;
             }

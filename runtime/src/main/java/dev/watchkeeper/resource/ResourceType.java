@@ -2,7 +2,6 @@ package dev.watchkeeper.resource;
 
 import io.kubernetes.client.apimachinery.GroupVersionKind;
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.util.ModelMapper;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.util.Objects;
 
@@ -40,9 +39,9 @@ public record ResourceType<T extends KubernetesObject>(Class<T> javaType, String
         }
     }
 
-    /** A client-java model such as {@code V1ConfigMap}; group, version and kind come from the client's model map. */
+    /** A client-java model such as {@code V1ConfigMap}; version and kind come from its name, the group from its kind. */
     public static <T extends KubernetesObject> ResourceType<T> of(Class<T> model) {
-        GroupVersionKind gvk = ModelMapper.preBuiltGetGroupVersionKindByClass(model)
+        GroupVersionKind gvk = BuiltInResources.groupVersionKind(model)
                 .orElseThrow(() -> new IllegalArgumentException(model.getName()
                         + " is not a built-in Kubernetes model; declare its group, version and plural"));
         // The client's offline map loses the group of most models (V1Deployment: "v1"), so fill it in.

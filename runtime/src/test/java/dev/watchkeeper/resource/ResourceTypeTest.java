@@ -11,9 +11,18 @@ import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1Role;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.apimachinery.GroupVersionKind;
+import io.kubernetes.client.util.ModelMapper;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
+import org.springframework.core.io.Resource;
+import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
 class ResourceTypeTest {
+
+    private static final Pattern VERSION_IN_KIND = Pattern.compile("((?:alpha|beta)[0-9]+)([A-Z].*)");
 
     @Test
     void builtInModelsKnowTheirApiGroupOffline() {
@@ -23,6 +32,34 @@ class ResourceTypeTest {
         assertThat(ResourceType.of(V1Lease.class).apiVersion()).isEqualTo("coordination.k8s.io/v1");
         assertThat(ResourceType.of(CoreV1Event.class).apiVersion()).isEqualTo("v1");
         assertThat(ResourceType.of(EventsV1Event.class).apiVersion()).isEqualTo("events.k8s.io/v1");
+    }
+
+    @Test
+    void readingModelNamesAgreesWithTheClientsModelMap() throws Exception {
+        Resource[] classes = new PathMatchingResourcePatternResolver()
+                .getResources("classpath*:io/kubernetes/client/openapi/models/*.class");
+        int compared = 0;
+        for (Resource resource : classes) {
+            String file = resource.getFilename();
+            if (file == null || file.contains("$")) {
+                continue;
+            }
+            Class<?> type = Class.forName("io.kubernetes.client.openapi.models." + file.replace(".class", ""));
+            if (!KubernetesObject.class.isAssignableFrom(type)) {
+                continue;
+            }
+            GroupVersionKind expected = ModelMapper.preBuiltGetGroupVersionKindByClass(type).orElseThrow();
+            GroupVersionKind read = BuiltInResources.groupVersionKind(type).orElseThrow();
+            Matcher misread = VERSION_IN_KIND.matcher(expected.getKind());
+            List<String> want = misread.matches() // the map misreads V1alpha2LeaseCandidate as v1, alpha2LeaseCandidate
+                    ? List.of(expected.getGroup(), expected.getVersion() + misread.group(1), misread.group(2))
+                    : List.of(expected.getGroup(), expected.getVersion(), expected.getKind());
+            assertThat(List.of(read.getGroup(), read.getVersion(), read.getKind())).as(type.getSimpleName())
+                    .isEqualTo(want);
+            compared++;
+        }
+        assertThat(compared).as("models compared").isGreaterThan(90);
+        assertThat(BuiltInResources.groupVersionKind(Custom.class)).isEmpty();
     }
 
     @Test

@@ -6,6 +6,7 @@ import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
+import dev.watchkeeper.resource.BuiltInResources;
 import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.ApiFailure;
@@ -19,7 +20,6 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
-import io.kubernetes.client.util.ModelMapper;
 import java.io.IOException;
 import java.io.StringReader;
 import java.util.ArrayList;
@@ -69,7 +69,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
                 .build();
         this.gson = client.getJSON().getGson();
         this.decoder = new ObjectDecoder<>(gson, type.javaType());
-        this.custom = ModelMapper.preBuiltGetGroupVersionKindByClass(type.javaType()).isEmpty();
+        this.custom = BuiltInResources.groupVersionKind(type.javaType()).isEmpty();
     }
 
     @Override
