@@ -3,6 +3,7 @@ package dev.watchkeeper.watch.http;
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
 import io.kubernetes.client.gson.V1MetadataExclusionStrategy;
+import io.kubernetes.client.openapi.JSON;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.util.Date;
@@ -12,9 +13,10 @@ import java.util.Date;
  * pass. The adapters the client registers for them parse each object into a JSON tree, check the tree (rejecting any
  * field the model does not know, which client-go ignores) and read the tree again, once per nested model; that costs
  * about a third of the decode time and most of its garbage. This Gson reads straight into the same models with the
- * client's own adapters for times, dates and bytes and its {@code managedFields} rule
- * ({@code -Dkubernetes.client.includeManagedFields}); unknown fields are skipped, and equal short strings are
- * shared between objects ({@link SharedStrings}). Other types keep the client's Gson.
+ * client's own adapter classes for times, dates and bytes (in their default, RFC 3339 formats, which is what the API
+ * server sends) and its {@code managedFields} rule ({@code -Dkubernetes.client.includeManagedFields}); unknown fields
+ * are skipped, and equal short strings are shared between objects ({@link SharedStrings}). It never asks the
+ * client's Gson for an adapter: that walks the client's 768 model factories, loading every model class.
  */
 final class ModelGson {
 
@@ -29,15 +31,23 @@ final class ModelGson {
         return MODELS.equals(type.getPackageName());
     }
 
-    /** A streaming Gson for the models, with {@code client}'s value adapters (so its formats apply). */
-    static Gson of(Gson client) {
+    /** The one streaming Gson for the models, shared by every watcher (so are its strings). */
+    static Gson gson() {
+        return Holder.GSON;
+    }
+
+    private static final class Holder {
+        static final Gson GSON = create();
+    }
+
+    private static Gson create() {
         GsonBuilder builder = new GsonBuilder()
                 .registerTypeAdapter(String.class, new SharedStrings())
-                .registerTypeAdapter(OffsetDateTime.class, client.getAdapter(OffsetDateTime.class))
-                .registerTypeAdapter(LocalDate.class, client.getAdapter(LocalDate.class))
-                .registerTypeAdapter(Date.class, client.getAdapter(Date.class))
-                .registerTypeAdapter(java.sql.Date.class, client.getAdapter(java.sql.Date.class))
-                .registerTypeAdapter(byte[].class, client.getAdapter(byte[].class));
+                .registerTypeAdapter(OffsetDateTime.class, new JSON.OffsetDateTimeTypeAdapter())
+                .registerTypeAdapter(LocalDate.class, new JSON.LocalDateTypeAdapter())
+                .registerTypeAdapter(Date.class, new JSON.DateTypeAdapter())
+                .registerTypeAdapter(java.sql.Date.class, new JSON.SqlDateTypeAdapter())
+                .registerTypeAdapter(byte[].class, new JSON.ByteArrayAdapter());
         if (!Boolean.getBoolean(INCLUDE_MANAGED_FIELDS)) {
             builder.setExclusionStrategies(new V1MetadataExclusionStrategy());
         }

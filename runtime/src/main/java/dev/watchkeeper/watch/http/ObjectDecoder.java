@@ -26,7 +26,7 @@ final class ObjectDecoder<T extends KubernetesObject> {
     @SuppressWarnings("unchecked")
     ObjectDecoder(Gson gson, Class<T> type) {
         this.dynamic = DynamicKubernetesObject.class.isAssignableFrom(type);
-        this.adapter = dynamic ? null : (ModelGson.covers(type) ? ModelGson.of(gson) : gson).getAdapter(type);
+        this.adapter = dynamic ? null : (ModelGson.covers(type) ? ModelGson.gson() : gson).getAdapter(type);
     }
 
     /** Whether {@link #read} can decode this type from a stream (not for dynamic objects, which need the tree). */
