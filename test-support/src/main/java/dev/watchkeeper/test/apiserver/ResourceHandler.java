@@ -83,34 +83,27 @@ final class ResourceHandler {
                 throw Statuses.tooOldResourceVersion(call.longParam("resourceVersion"), store.horizon());
             }
         }
-        ObjectStore.Snapshot snapshot = store.list(resource, path.namespace());
-        long listVersion = snapshot.resourceVersion();
-        ObjectKey after = null;
+        ContinueToken token = null;
         if (call.param("continue") != null) {
-            ContinueToken token = ContinueToken.decode(call.param("continue"));
+            token = ContinueToken.decode(call.param("continue"));
             if (token.resourceVersion() < store.horizon()) {
                 throw Statuses.continueExpired();
             }
-            listVersion = token.resourceVersion();
-            after = token.lastKey();
         }
-        List<JsonObject> matching = new ArrayList<>();
-        for (JsonObject item : snapshot.items()) {
-            if (filter.matches(item) && (after == null || keyOf(item).compareTo(after) > 0)) {
-                matching.add(item);
-            }
-        }
-        long limit = call.longParam("limit");
+        ListPage page = store.page(resource, filter, token == null ? null : token.lastKey(),
+                call.longParam("limit"));
+        // Later pages carry the first page's resourceVersion, as the real server's do.
+        long listVersion = token == null ? page.resourceVersion() : token.resourceVersion();
         JsonObject metadata = new JsonObject();
         metadata.addProperty("resourceVersion", Long.toString(listVersion));
-        if (limit > 0 && matching.size() > limit) {
-            List<JsonObject> page = matching.subList(0, (int) limit);
+        if (page.more()) {
             metadata.addProperty("continue",
-                    new ContinueToken(listVersion, keyOf(page.get(page.size() - 1))).encode());
-            metadata.addProperty("remainingItemCount", matching.size() - limit);
-            matching = page;
+                    new ContinueToken(listVersion, keyOf(page.items().get(page.items().size() - 1))).encode());
+            if (page.remaining() != null) {
+                metadata.addProperty("remainingItemCount", page.remaining());
+            }
         }
-        return listBody(resource, metadata, matching);
+        return listBody(resource, metadata, page.items());
     }
 
     private void watch(HttpCall call, ApiResource resource, ResourcePath path) throws IOException {
@@ -165,7 +158,8 @@ final class ResourceHandler {
     private static WatchFilter filter(HttpCall call, ResourcePath path) {
         LabelSelector labels;
         try {
-            labels = LabelSelector.parse(call.param("labelSelector"));
+            String selector = call.param("labelSelector");
+            labels = selector == null || selector.isBlank() ? null : LabelSelector.parse(selector);
         } catch (IllegalArgumentException e) {
             throw new StatusException(StatusException.Reason.BAD_REQUEST, e.getMessage());
         }

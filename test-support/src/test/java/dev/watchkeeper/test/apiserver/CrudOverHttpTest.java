@@ -199,6 +199,48 @@ class CrudOverHttpTest {
     }
 
     @Test
+    void pagesStayInTheirNamespaceAndCountWhatRemains() throws ApiException {
+        for (String namespace : List.of("a", "default", "default-2", "z")) {
+            for (int i = 0; i < 3; i++) {
+                server.create(configMap("cm-" + i, Map.of()).metadata(
+                        new V1ObjectMeta().namespace(namespace).name("cm-" + i)));
+            }
+        }
+        V1ConfigMapList first = core.listNamespacedConfigMap("default").limit(2).execute();
+        assertThat(names(first)).containsExactly("cm-0", "cm-1");
+        assertThat(first.getMetadata().getRemainingItemCount()).isEqualTo(1L);
+        V1ConfigMapList last = core.listNamespacedConfigMap("default").limit(2)
+                ._continue(first.getMetadata().getContinue()).execute();
+        assertThat(names(last)).containsExactly("cm-2");
+        assertThat(last.getMetadata().getContinue()).isNull();
+
+        V1ConfigMapList all = core.listConfigMapForAllNamespaces().limit(5).execute();
+        assertThat(all.getItems()).extracting(c -> c.getMetadata().getNamespace())
+                .containsExactly("a", "a", "a", "default", "default");
+        assertThat(all.getMetadata().getRemainingItemCount()).isEqualTo(7L);
+    }
+
+    @Test
+    void pagesUnderASelectorSkipWhatItRejectsAndLeaveTheCountUnset() throws ApiException {
+        for (int i = 0; i < 6; i++) {
+            server.create(configMap("cm-" + i, Map.of("parity", i % 2 == 0 ? "even" : "odd")));
+        }
+        List<String> names = new ArrayList<>();
+        String token = null;
+        int pages = 0;
+        do {
+            V1ConfigMapList page = core.listNamespacedConfigMap("default").labelSelector("parity=even").limit(2)
+                    ._continue(token).execute();
+            names.addAll(names(page));
+            assertThat(page.getMetadata().getRemainingItemCount()).isNull();
+            token = page.getMetadata().getContinue();
+            pages++;
+        } while (token != null && !token.isEmpty());
+        assertThat(names).containsExactly("cm-0", "cm-2", "cm-4");
+        assertThat(pages).as("no empty last page: the second page knows nothing selected follows").isEqualTo(2);
+    }
+
+    @Test
     void continueAfterCompactionIsExpired() throws ApiException {
         for (int i = 0; i < 4; i++) {
             server.create(configMap("cm-" + i, Map.of()));
