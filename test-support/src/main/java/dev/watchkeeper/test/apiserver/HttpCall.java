@@ -4,6 +4,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.stream.JsonWriter;
 import com.sun.net.httpserver.HttpExchange;
 
+import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -12,6 +13,7 @@ import java.io.OutputStreamWriter;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /** One HTTP exchange with its decoded query parameters and JSON answers. */
@@ -107,6 +109,21 @@ final class HttpCall {
         exchange.sendResponseHeaders(code, bytes.size());
         try (OutputStream out = exchange.getResponseBody()) {
             bytes.writeTo(out);
+        }
+    }
+
+    /** Answers with JSON already encoded, in parts (e.g. the items of a list) that are sent one after another. */
+    void respond(int code, List<byte[]> json) throws IOException {
+        long length = 0;
+        for (byte[] part : json) {
+            length += part.length;
+        }
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(code, length);
+        try (OutputStream out = new BufferedOutputStream(exchange.getResponseBody(), 65536)) {
+            for (byte[] part : json) {
+                out.write(part);
+            }
         }
     }
 

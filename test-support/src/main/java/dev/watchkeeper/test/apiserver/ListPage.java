@@ -9,8 +9,9 @@ import java.util.List;
  *
  * @param resourceVersion the store's resourceVersion when the page was taken
  * @param items           the selected objects, in namespace and name order
+ * @param encoded         each item as JSON, as {@link Json#GSON} writes it (same order)
  * @param more            whether selected objects follow the last item
  * @param remaining       how many objects follow, or {@code null} when a selector makes that unknown
  */
-record ListPage(long resourceVersion, List<JsonObject> items, boolean more, Long remaining) {
+record ListPage(long resourceVersion, List<JsonObject> items, List<byte[]> encoded, boolean more, Long remaining) {
 }

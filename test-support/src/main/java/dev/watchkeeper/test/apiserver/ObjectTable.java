@@ -2,20 +2,26 @@ package dev.watchkeeper.test.apiserver;
 
 import com.google.gson.JsonObject;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * The objects of one resource by key, and a sorted index of them that paged lists binary-search: a page costs
  * O(log n + page), so reading n objects in pages costs O(n) in all, not O(n) per page. The index is rebuilt on
- * the first list after a change. Not thread-safe: {@link ObjectStore} guards it.
+ * the first list after a change. A listed object's JSON is kept until the object changes, so listing the same
+ * objects again (a relist, a second client) copies bytes instead of encoding them again; that doubles the memory
+ * of listed objects, a fair price in a test server. Not thread-safe: {@link ObjectStore} guards it.
  */
 final class ObjectTable {
 
     private final TreeMap<ObjectKey, JsonObject> objects = new TreeMap<>();
+    private final Map<ObjectKey, byte[]> encodings = new HashMap<>();
     private ObjectKey[] keys;
     private JsonObject[] values;
 
@@ -29,12 +35,14 @@ final class ObjectTable {
 
     void put(ObjectKey key, JsonObject object) {
         objects.put(key, object);
+        encodings.remove(key);
         keys = null;
         values = null;
     }
 
     void remove(ObjectKey key) {
         if (objects.remove(key) != null) {
+            encodings.remove(key);
             keys = null;
             values = null;
         }
@@ -66,24 +74,30 @@ final class ObjectTable {
             from = Math.max(from, next < keys.length && keys[next].equals(after) ? next + 1 : next);
         }
         int max = limit <= 0 || limit > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) limit;
-        if (filter.selectsByNamespaceOnly()) {
-            int end = from + Math.min(max, Math.max(0, to - from));
-            List<JsonObject> items = from < end ? Arrays.asList(values).subList(from, end) : List.of();
-            return new ListPage(resourceVersion, List.copyOf(items), end < to, (long) Math.max(0, to - end));
-        }
         List<JsonObject> items = new ArrayList<>();
+        List<byte[]> encoded = new ArrayList<>();
+        boolean everything = filter.selectsByNamespaceOnly();
         int i = from;
         for (; i < to && items.size() < max; i++) {
-            if (filter.matches(values[i])) {
+            if (everything || filter.matches(values[i])) {
                 items.add(values[i]);
+                encoded.add(encoded(i));
             }
+        }
+        if (everything) {
+            return new ListPage(resourceVersion, items, encoded, i < to, (long) Math.max(0, to - i));
         }
         // Like the real server, no remainingItemCount under a selector: counting would filter the whole rest.
         boolean more = false;
         for (; i < to && !more; i++) {
             more = filter.matches(values[i]);
         }
-        return new ListPage(resourceVersion, items, more, null);
+        return new ListPage(resourceVersion, items, encoded, more, null);
+    }
+
+    private byte[] encoded(int index) {
+        return encodings.computeIfAbsent(keys[index],
+                key -> Json.GSON.toJson(values[index]).getBytes(StandardCharsets.UTF_8));
     }
 
     /**

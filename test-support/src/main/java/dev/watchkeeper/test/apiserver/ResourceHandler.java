@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.watchkeeper.store.LabelSelector;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,9 @@ import java.util.function.UnaryOperator;
 
 /** Serves the verbs on a {@link ResourcePath}: list, watch, get, create, update, patch, delete and /status. */
 final class ResourceHandler {
+
+    private static final byte[] COMMA = {','};
+    private static final byte[] END_ITEMS = {']', '}'};
 
     private final ApiOperations operations;
     private final Faults faults;
@@ -40,7 +44,7 @@ final class ResourceHandler {
         boolean status = path.subresource() != null;
         switch (verb) {
             case "watch" -> watch(call, resource, path);
-            case "list" -> call.respond(200, list(call, resource, path));
+            case "list" -> list(call, resource, path);
             case "create" -> {
                 if (resource.namespaced() && path.namespace() == null) {
                     throw Statuses.methodNotAllowed(call.method());
@@ -72,7 +76,7 @@ final class ResourceHandler {
         };
     }
 
-    private JsonObject list(HttpCall call, ApiResource resource, ResourcePath path) {
+    private void list(HttpCall call, ApiResource resource, ResourcePath path) throws IOException {
         WatchFilter filter = filter(call, path);
         ObjectStore store = operations.store();
         if ("Exact".equals(call.param("resourceVersionMatch"))) {
@@ -103,7 +107,7 @@ final class ResourceHandler {
                 metadata.addProperty("remainingItemCount", page.remaining());
             }
         }
-        return listBody(resource, metadata, page.items());
+        call.respond(200, encodedListBody(resource, metadata, page));
     }
 
     private void watch(HttpCall call, ApiResource resource, ResourcePath path) throws IOException {
@@ -175,6 +179,32 @@ final class ResourceHandler {
         items.forEach(item -> array.add(present(resource, item)));
         list.add("items", array);
         return list;
+    }
+
+    /**
+     * The bytes {@link #listBody} would encode to, spliced from the page's encoded items: the items are most of a
+     * list's bytes, and the store keeps them encoded.
+     */
+    private static List<byte[]> encodedListBody(ApiResource resource, JsonObject metadata, ListPage page) {
+        String envelope = Json.GSON.toJson(listBody(resource, metadata, List.of()));
+        String emptyItems = "\"items\":[]}";
+        if (!envelope.endsWith(emptyItems)) {
+            throw new IllegalStateException("unexpected list envelope: " + envelope);
+        }
+        String head = envelope.substring(0, envelope.length() - 2);
+        List<byte[]> parts = new ArrayList<>(2 * page.items().size() + 2);
+        parts.add(head.getBytes(StandardCharsets.UTF_8));
+        for (int i = 0; i < page.items().size(); i++) {
+            if (i > 0) {
+                parts.add(COMMA);
+            }
+            JsonObject item = page.items().get(i);
+            JsonObject shown = present(resource, item);
+            parts.add(shown == item ? page.encoded().get(i)
+                    : Json.GSON.toJson(shown).getBytes(StandardCharsets.UTF_8));
+        }
+        parts.add(END_ITEMS);
+        return parts;
     }
 
     private static JsonObject present(ApiResource resource, JsonObject object) {

@@ -241,6 +241,24 @@ class CrudOverHttpTest {
     }
 
     @Test
+    void aListedObjectIsListedAnewAfterItChanges() throws ApiException {
+        server.create(configMap("a", Map.of()));
+        server.create(configMap("b", Map.of()));
+        String before = http.get("/api/v1/namespaces/default/configmaps").body();
+        assertThat(RawHttp.json(http.get("/api/v1/namespaces/default/configmaps")).getAsJsonArray("items")
+                .get(0).getAsJsonObject()).isEqualTo(server.get("", "configmaps", "default", "a").orElseThrow());
+        assertThat(http.get("/api/v1/namespaces/default/configmaps").body()).as("same bytes when nothing changed")
+                .isEqualTo(before);
+
+        V1ConfigMap a = core.readNamespacedConfigMap("a", "default").execute();
+        core.replaceNamespacedConfigMap("a", "default", a.data(Map.of("k", "changed"))).execute();
+        assertThat(core.listNamespacedConfigMap("default").execute().getItems())
+                .extracting(c -> c.getData().get("k")).containsExactly("changed", "v");
+        core.deleteNamespacedConfigMap("b", "default").execute();
+        assertThat(names(core.listNamespacedConfigMap("default").execute())).containsExactly("a");
+    }
+
+    @Test
     void continueAfterCompactionIsExpired() throws ApiException {
         for (int i = 0; i < 4; i++) {
             server.create(configMap("cm-" + i, Map.of()));
