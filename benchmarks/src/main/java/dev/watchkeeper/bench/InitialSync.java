@@ -41,7 +41,8 @@ final class InitialSync {
         Map<String, String> labels = Map.of("ours", "ours: Watcher → store (pages of 500)",
                 "informer", "peer: SharedIndexInformer (one list)");
         Map<String, Stats[]> stats = new LinkedHashMap<>();
-        impls.forEach(i -> stats.put(i, new Stats[] {new Stats(), new Stats(), new Stats(), new Stats()}));
+        impls.forEach(i -> stats.put(i, new Stats[] {new Stats(), new Stats(), new Stats(), new Stats(), new Stats(),
+            new Stats()}));
         long jsonBytes = 0;
         try (InMemoryApiServer server = new InMemoryApiServer().start()) {
             Progress.say("scenario 2: creating %,d ConfigMaps on the in-memory server", objects);
@@ -65,10 +66,11 @@ final class InitialSync {
                         String impl = impls.get((j + round) % impls.size());
                         long[] r = children.get(impl).round(server);
                         boolean measured = round >= warmups;
-                        Progress.say("  %s round %d%s: ready %,d ms, steady %s, relist peak %s, relist %,d ms", impl,
-                                round + 1, measured ? "" : " (warm-up)", r[0], Table.mb(r[1]), Table.mb(r[2]), r[3]);
+                        Progress.say("  %s round %d%s: ready %,d ms, steady %s, relist peak %s, relist %,d ms "
+                                        + "(%d live-heap samples, %,d ms in their GCs)", impl, round + 1,
+                                measured ? "" : " (warm-up)", r[0], Table.mb(r[1]), Table.mb(r[2]), r[3], r[4], r[5]);
                         if (measured) {
-                            for (int k = 0; k < 4; k++) {
+                            for (int k = 0; k < r.length; k++) {
                                 stats.get(impl)[k].add(r[k]);
                             }
                         }
@@ -97,14 +99,20 @@ final class InitialSync {
         double ratio = ours[2].median() / ours[1].median();
         table.note(String.format("%d measured rounds after %d warm-up, the two JVMs alternate; medians. Steady = heap "
                 + "after two full GCs once ready, minus the heap before the client was built; relist peak = the largest "
-                + "heap seen by back-to-back full GCs during a relist forced by compaction (410 on the open watch)",
-                rounds, warmups));
+                + "live heap (heap used right after a full GC) seen during a relist forced by compaction (410 on the "
+                + "open watch), minus the same baseline", rounds, warmups));
+        table.note(String.format("live heap sampled by a full GC, then a pause of max(%d ms, %d× that GC's pause), so "
+                + "the sampler stops the client at most 1/%d of the relist; median samples per relist: ours %.0f, "
+                + "informer %.0f; median time in the sampler's GCs: ours %,.0f ms, informer %,.0f ms",
+                SyncChild.SAMPLER_MIN_GAP_MILLIS, SyncChild.SAMPLER_GAP_PER_PAUSE, SyncChild.SAMPLER_GAP_PER_PAUSE + 1,
+                stats.get("ours")[4].median(), stats.get("informer")[4].median(), stats.get("ours")[5].median(),
+                stats.get("informer")[5].median()));
         table.note(String.format("ours vs informer: time to ready %s, steady heap %s, relist peak %s",
                 Table.ratio(ours[0].median(), peer[0].median()), Table.ratio(ours[1].median(), peer[1].median()),
                 Table.ratio(ours[2].median(), peer[2].median())));
         table.note(String.format("goal ours relist peak ≤ 1.2× steady: %s (%.2f×; informer %.2f×)",
                 ratio <= 1.2 ? "met" : "MISSED", ratio, peer[2].median() / peer[1].median()));
-        table.note("* relist time is measured while the GC sampler runs full GCs back to back, so it is slow for both");
+        table.note("* relist time includes the sampler's GC pauses (above), so it is slower than an unobserved relist");
         table.print();
     }
 
@@ -137,8 +145,11 @@ final class InitialSync {
                     server.compact();
                 } else if (line.startsWith("RESULT ")) {
                     String[] parts = line.split(" ");
-                    return new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2]), Long.parseLong(parts[3]),
-                            Long.parseLong(parts[4])};
+                    long[] result = new long[parts.length - 1];
+                    for (int k = 0; k < result.length; k++) {
+                        result[k] = Long.parseLong(parts[k + 1]);
+                    }
+                    return result;
                 }
             }
             throw new IllegalStateException("the measuring JVM ended: exit " + process.waitFor());

@@ -21,12 +21,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Scenario 2's measuring JVM: one implementation, one heap, driven by the parent over standard input/output.
  * Each round (on {@code GO}): sync from scratch and time it, measure the steady heap after full GCs, print
- * {@code TRIGGER} and wait for the relist the parent forces (410), sampling the live heap with back-to-back full
- * GCs while it runs, then print {@code RESULT readyMillis steadyBytes peakBytes relistMillis} and close the client.
+ * {@code TRIGGER} and wait for the relist the parent forces (410), sampling the live heap with spaced full GCs
+ * ({@link GcSampler}) while it runs, then print {@code RESULT readyMillis steadyBytes peakBytes relistMillis
+ * samples samplerGcMillis} and close the client.
  */
 final class SyncChild {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(10);
+    /** The least pause between two of {@link GcSampler}'s full GCs. */
+    static final long SAMPLER_MIN_GAP_MILLIS = 100;
+    /** {@link GcSampler} waits this many times as long as its last full GC paused the client. */
+    static final int SAMPLER_GAP_PER_PAUSE = 4;
 
     private SyncChild() {
     }
@@ -42,7 +47,8 @@ final class SyncChild {
         while ((command = in.readLine()) != null && command.equals("GO")) {
             long[] result = impl.equals("ours") ? ours(url, n) : informer(url, n);
             Thread.sleep(1500); // let the closed client's threads end, so the next baseline does not hold its cache
-            System.out.printf("RESULT %d %d %d %d%n", result[0], result[1], result[2], result[3]);
+            System.out.printf("RESULT %d %d %d %d %d %d%n", result[0], result[1], result[2], result[3], result[4],
+                    result[5]);
             System.out.flush();
         }
         System.exit(0);
@@ -77,9 +83,10 @@ final class SyncChild {
                 throw new IllegalStateException("no relist within " + TIMEOUT);
             }
             long relist = System.nanoTime() - relistStart;
-            long peak = sampler.stop() - baseline;
+            long[] sampled = sampler.stop();
             check(watcher.store().size(), n);
-            return new long[] {ready / 1_000_000, steady, peak, relist / 1_000_000};
+            return new long[] {ready / 1_000_000, steady, sampled[0] - baseline, relist / 1_000_000, sampled[1],
+                    sampled[2]};
         } finally {
             Clients.close(watcher);
         }
@@ -112,15 +119,18 @@ final class SyncChild {
             GcSampler sampler = new GcSampler();
             long relistStart = System.nanoTime();
             trigger();
+            // Each check copies and walks the whole cache, so it runs every 100 ms: often enough for a relist that
+            // takes seconds, rarely enough not to compete with it.
             while (!replaced(informer, identities)) {
                 if (System.nanoTime() > deadline + TIMEOUT.toNanos()) {
                     throw new IllegalStateException("no relist within " + TIMEOUT);
                 }
-                Thread.sleep(20);
+                Thread.sleep(100);
             }
             long relist = System.nanoTime() - relistStart;
-            long peak = sampler.stop() - baseline - apparatus;
-            return new long[] {ready / 1_000_000, steady, peak, relist / 1_000_000};
+            long[] sampled = sampler.stop();
+            return new long[] {ready / 1_000_000, steady, sampled[0] - baseline - apparatus, relist / 1_000_000,
+                    sampled[1], sampled[2]};
         } finally {
             factory.stopAllRegisteredInformers();
         }
@@ -152,22 +162,34 @@ final class SyncChild {
         System.out.flush();
     }
 
-    /** Back-to-back full GCs on a thread of its own: the largest live heap seen while it runs. */
+    /**
+     * The live heap during a relist, sampled by full GCs on a thread of its own. Each full GC stops the client, so
+     * after one that paused it for p the sampler waits max({@link #SAMPLER_MIN_GAP_MILLIS},
+     * {@link #SAMPLER_GAP_PER_PAUSE} × p): it then stops the client for at most 1 / (1 + SAMPLER_GAP_PER_PAUSE) of
+     * the relist, instead of all of it as back-to-back GCs did (one 100,000-object relist took 144 s that way).
+     * Every sample is a true live set; the cost is that a peak shorter than the gap can fall between two samples.
+     */
     private static final class GcSampler {
         private volatile boolean running = true;
         private volatile long peak;
+        private volatile int samples;
+        private volatile long pauseNanos;
         private final Thread thread;
 
         GcSampler() {
             thread = new Thread(() -> {
                 while (running) {
+                    long start = System.nanoTime();
                     System.gc();
+                    long pause = System.nanoTime() - start;
                     long used = HeapTracker.used();
                     if (used > peak) {
                         peak = used;
                     }
+                    samples++;
+                    pauseNanos += pause;
                     try {
-                        Thread.sleep(10);
+                        Thread.sleep(Math.max(SAMPLER_MIN_GAP_MILLIS, SAMPLER_GAP_PER_PAUSE * pause / 1_000_000));
                     } catch (InterruptedException e) {
                         return;
                     }
@@ -177,10 +199,12 @@ final class SyncChild {
             thread.start();
         }
 
-        long stop() throws InterruptedException {
+        /** Stops sampling; returns {peak live bytes, samples taken, milliseconds spent in the sampler's GCs}. */
+        long[] stop() throws InterruptedException {
             running = false;
+            thread.interrupt();
             thread.join();
-            return peak;
+            return new long[] {peak, samples, pauseNanos / 1_000_000};
         }
     }
 }

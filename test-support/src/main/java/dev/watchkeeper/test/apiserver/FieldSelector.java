@@ -39,7 +39,17 @@ public final class FieldSelector {
 
     /** Whether the object satisfies every term; an absent field counts as {@code ""}. */
     public boolean matches(JsonObject object) {
-        return terms.stream().allMatch(t -> t.negated() != t.value().equals(lookup(object, t.path())));
+        for (Term term : terms) {
+            if (term.negated() == term.value().equals(lookup(object, term.path()))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether there are no terms, so every object matches. */
+    public boolean isEmpty() {
+        return terms.isEmpty();
     }
 
     private static Term term(String raw, String selector) {

@@ -13,7 +13,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.UnaryOperator;
 
@@ -24,7 +23,7 @@ import java.util.function.UnaryOperator;
 final class ObjectStore {
 
     private final Object lock = new Object();
-    private final Map<String, TreeMap<ObjectKey, JsonObject>> objects = new HashMap<>();
+    private final Map<String, ObjectTable> objects = new HashMap<>();
     private final Set<WatchSink> watches = new HashSet<>();
     private final EventLog log;
     private long resourceVersion;
@@ -55,13 +54,17 @@ final class ObjectStore {
     /** A consistent list of one resource, in one namespace or all ({@code null}), sorted by namespace and name. */
     Snapshot list(ApiResource resource, String namespace) {
         synchronized (lock) {
-            List<JsonObject> items = new ArrayList<>();
-            table(resource).forEach((key, object) -> {
-                if (namespace == null || namespace.equals(key.namespace())) {
-                    items.add(object);
-                }
-            });
-            return new Snapshot(resourceVersion, items);
+            return new Snapshot(resourceVersion, new ArrayList<>(table(resource).values(namespace)));
+        }
+    }
+
+    /**
+     * One page of a list: up to {@code limit} ({@code 0}: all) objects that {@code filter} selects, in namespace
+     * and name order, after {@code after} ({@code null}: from the first).
+     */
+    ListPage page(ApiResource resource, WatchFilter filter, ObjectKey after, long limit) {
+        synchronized (lock) {
+            return table(resource).page(filter, after, limit, resourceVersion);
         }
     }
 
@@ -72,8 +75,8 @@ final class ObjectStore {
      */
     JsonObject create(ApiResource resource, ObjectKey key, JsonObject object) {
         synchronized (lock) {
-            TreeMap<ObjectKey, JsonObject> table = table(resource);
-            if (table.containsKey(key)) {
+            ObjectTable table = table(resource);
+            if (table.contains(key)) {
                 throw Statuses.alreadyExists(resource.plural(), key.name());
             }
             JsonObject stored = object.deepCopy();
@@ -96,7 +99,7 @@ final class ObjectStore {
      */
     JsonObject update(ApiResource resource, ObjectKey key, UnaryOperator<JsonObject> change, boolean statusOnly) {
         synchronized (lock) {
-            TreeMap<ObjectKey, JsonObject> table = table(resource);
+            ObjectTable table = table(resource);
             JsonObject current = table.get(key);
             if (current == null) {
                 throw Statuses.notFound(resource.plural(), key.name());
@@ -141,7 +144,7 @@ final class ObjectStore {
      */
     JsonObject delete(ApiResource resource, ObjectKey key, UnaryOperator<JsonObject> precondition) {
         synchronized (lock) {
-            TreeMap<ObjectKey, JsonObject> table = table(resource);
+            ObjectTable table = table(resource);
             JsonObject current = table.get(key);
             if (current == null) {
                 throw Statuses.notFound(resource.plural(), key.name());
@@ -175,7 +178,7 @@ final class ObjectStore {
             List<StoredEvent> initial;
             if (since == null) {
                 initial = new ArrayList<>();
-                for (JsonObject object : objects.getOrDefault(sink.groupResource(), new TreeMap<>()).values()) {
+                for (JsonObject object : objects.getOrDefault(sink.groupResource(), new ObjectTable()).values(null)) {
                     initial.add(new StoredEvent(resourceVersion, "ADDED", sink.groupResource(), object, null));
                 }
             } else {
@@ -229,8 +232,8 @@ final class ObjectStore {
         }
     }
 
-    private TreeMap<ObjectKey, JsonObject> table(ApiResource resource) {
-        return objects.computeIfAbsent(resource.groupResource(), k -> new TreeMap<>());
+    private ObjectTable table(ApiResource resource) {
+        return objects.computeIfAbsent(resource.groupResource(), k -> new ObjectTable());
     }
 
     private static void copyMember(JsonObject from, JsonObject to, String member) {

@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.watchkeeper.store.LabelSelector;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +13,9 @@ import java.util.function.UnaryOperator;
 
 /** Serves the verbs on a {@link ResourcePath}: list, watch, get, create, update, patch, delete and /status. */
 final class ResourceHandler {
+
+    private static final byte[] COMMA = {','};
+    private static final byte[] END_ITEMS = {']', '}'};
 
     private final ApiOperations operations;
     private final Faults faults;
@@ -40,7 +44,7 @@ final class ResourceHandler {
         boolean status = path.subresource() != null;
         switch (verb) {
             case "watch" -> watch(call, resource, path);
-            case "list" -> call.respond(200, list(call, resource, path));
+            case "list" -> list(call, resource, path);
             case "create" -> {
                 if (resource.namespaced() && path.namespace() == null) {
                     throw Statuses.methodNotAllowed(call.method());
@@ -72,7 +76,7 @@ final class ResourceHandler {
         };
     }
 
-    private JsonObject list(HttpCall call, ApiResource resource, ResourcePath path) {
+    private void list(HttpCall call, ApiResource resource, ResourcePath path) throws IOException {
         WatchFilter filter = filter(call, path);
         ObjectStore store = operations.store();
         if ("Exact".equals(call.param("resourceVersionMatch"))) {
@@ -83,34 +87,27 @@ final class ResourceHandler {
                 throw Statuses.tooOldResourceVersion(call.longParam("resourceVersion"), store.horizon());
             }
         }
-        ObjectStore.Snapshot snapshot = store.list(resource, path.namespace());
-        long listVersion = snapshot.resourceVersion();
-        ObjectKey after = null;
+        ContinueToken token = null;
         if (call.param("continue") != null) {
-            ContinueToken token = ContinueToken.decode(call.param("continue"));
+            token = ContinueToken.decode(call.param("continue"));
             if (token.resourceVersion() < store.horizon()) {
                 throw Statuses.continueExpired();
             }
-            listVersion = token.resourceVersion();
-            after = token.lastKey();
         }
-        List<JsonObject> matching = new ArrayList<>();
-        for (JsonObject item : snapshot.items()) {
-            if (filter.matches(item) && (after == null || keyOf(item).compareTo(after) > 0)) {
-                matching.add(item);
-            }
-        }
-        long limit = call.longParam("limit");
+        ListPage page = store.page(resource, filter, token == null ? null : token.lastKey(),
+                call.longParam("limit"));
+        // Later pages carry the first page's resourceVersion, as the real server's do.
+        long listVersion = token == null ? page.resourceVersion() : token.resourceVersion();
         JsonObject metadata = new JsonObject();
         metadata.addProperty("resourceVersion", Long.toString(listVersion));
-        if (limit > 0 && matching.size() > limit) {
-            List<JsonObject> page = matching.subList(0, (int) limit);
+        if (page.more()) {
             metadata.addProperty("continue",
-                    new ContinueToken(listVersion, keyOf(page.get(page.size() - 1))).encode());
-            metadata.addProperty("remainingItemCount", matching.size() - limit);
-            matching = page;
+                    new ContinueToken(listVersion, keyOf(page.items().get(page.items().size() - 1))).encode());
+            if (page.remaining() != null) {
+                metadata.addProperty("remainingItemCount", page.remaining());
+            }
         }
-        return listBody(resource, metadata, matching);
+        call.respond(200, encodedListBody(resource, metadata, page));
     }
 
     private void watch(HttpCall call, ApiResource resource, ResourcePath path) throws IOException {
@@ -165,7 +162,8 @@ final class ResourceHandler {
     private static WatchFilter filter(HttpCall call, ResourcePath path) {
         LabelSelector labels;
         try {
-            labels = LabelSelector.parse(call.param("labelSelector"));
+            String selector = call.param("labelSelector");
+            labels = selector == null || selector.isBlank() ? null : LabelSelector.parse(selector);
         } catch (IllegalArgumentException e) {
             throw new StatusException(StatusException.Reason.BAD_REQUEST, e.getMessage());
         }
@@ -181,6 +179,32 @@ final class ResourceHandler {
         items.forEach(item -> array.add(present(resource, item)));
         list.add("items", array);
         return list;
+    }
+
+    /**
+     * The bytes {@link #listBody} would encode to, spliced from the page's encoded items: the items are most of a
+     * list's bytes, and the store keeps them encoded.
+     */
+    private static List<byte[]> encodedListBody(ApiResource resource, JsonObject metadata, ListPage page) {
+        String envelope = Json.GSON.toJson(listBody(resource, metadata, List.of()));
+        String emptyItems = "\"items\":[]}";
+        if (!envelope.endsWith(emptyItems)) {
+            throw new IllegalStateException("unexpected list envelope: " + envelope);
+        }
+        String head = envelope.substring(0, envelope.length() - 2);
+        List<byte[]> parts = new ArrayList<>(2 * page.items().size() + 2);
+        parts.add(head.getBytes(StandardCharsets.UTF_8));
+        for (int i = 0; i < page.items().size(); i++) {
+            if (i > 0) {
+                parts.add(COMMA);
+            }
+            JsonObject item = page.items().get(i);
+            JsonObject shown = present(resource, item);
+            parts.add(shown == item ? page.encoded().get(i)
+                    : Json.GSON.toJson(shown).getBytes(StandardCharsets.UTF_8));
+        }
+        parts.add(END_ITEMS);
+        return parts;
     }
 
     private static JsonObject present(ApiResource resource, JsonObject object) {

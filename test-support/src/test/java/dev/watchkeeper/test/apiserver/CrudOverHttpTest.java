@@ -199,6 +199,66 @@ class CrudOverHttpTest {
     }
 
     @Test
+    void pagesStayInTheirNamespaceAndCountWhatRemains() throws ApiException {
+        for (String namespace : List.of("a", "default", "default-2", "z")) {
+            for (int i = 0; i < 3; i++) {
+                server.create(configMap("cm-" + i, Map.of()).metadata(
+                        new V1ObjectMeta().namespace(namespace).name("cm-" + i)));
+            }
+        }
+        V1ConfigMapList first = core.listNamespacedConfigMap("default").limit(2).execute();
+        assertThat(names(first)).containsExactly("cm-0", "cm-1");
+        assertThat(first.getMetadata().getRemainingItemCount()).isEqualTo(1L);
+        V1ConfigMapList last = core.listNamespacedConfigMap("default").limit(2)
+                ._continue(first.getMetadata().getContinue()).execute();
+        assertThat(names(last)).containsExactly("cm-2");
+        assertThat(last.getMetadata().getContinue()).isNull();
+
+        V1ConfigMapList all = core.listConfigMapForAllNamespaces().limit(5).execute();
+        assertThat(all.getItems()).extracting(c -> c.getMetadata().getNamespace())
+                .containsExactly("a", "a", "a", "default", "default");
+        assertThat(all.getMetadata().getRemainingItemCount()).isEqualTo(7L);
+    }
+
+    @Test
+    void pagesUnderASelectorSkipWhatItRejectsAndLeaveTheCountUnset() throws ApiException {
+        for (int i = 0; i < 6; i++) {
+            server.create(configMap("cm-" + i, Map.of("parity", i % 2 == 0 ? "even" : "odd")));
+        }
+        List<String> names = new ArrayList<>();
+        String token = null;
+        int pages = 0;
+        do {
+            V1ConfigMapList page = core.listNamespacedConfigMap("default").labelSelector("parity=even").limit(2)
+                    ._continue(token).execute();
+            names.addAll(names(page));
+            assertThat(page.getMetadata().getRemainingItemCount()).isNull();
+            token = page.getMetadata().getContinue();
+            pages++;
+        } while (token != null && !token.isEmpty());
+        assertThat(names).containsExactly("cm-0", "cm-2", "cm-4");
+        assertThat(pages).as("no empty last page: the second page knows nothing selected follows").isEqualTo(2);
+    }
+
+    @Test
+    void aListedObjectIsListedAnewAfterItChanges() throws ApiException {
+        server.create(configMap("a", Map.of()));
+        server.create(configMap("b", Map.of()));
+        String before = http.get("/api/v1/namespaces/default/configmaps").body();
+        assertThat(RawHttp.json(http.get("/api/v1/namespaces/default/configmaps")).getAsJsonArray("items")
+                .get(0).getAsJsonObject()).isEqualTo(server.get("", "configmaps", "default", "a").orElseThrow());
+        assertThat(http.get("/api/v1/namespaces/default/configmaps").body()).as("same bytes when nothing changed")
+                .isEqualTo(before);
+
+        V1ConfigMap a = core.readNamespacedConfigMap("a", "default").execute();
+        core.replaceNamespacedConfigMap("a", "default", a.data(Map.of("k", "changed"))).execute();
+        assertThat(core.listNamespacedConfigMap("default").execute().getItems())
+                .extracting(c -> c.getData().get("k")).containsExactly("changed", "v");
+        core.deleteNamespacedConfigMap("b", "default").execute();
+        assertThat(names(core.listNamespacedConfigMap("default").execute())).containsExactly("a");
+    }
+
+    @Test
     void continueAfterCompactionIsExpired() throws ApiException {
         for (int i = 0; i < 4; i++) {
             server.create(configMap("cm-" + i, Map.of()));

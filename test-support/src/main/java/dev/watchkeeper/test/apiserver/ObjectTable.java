@@ -1,0 +1,115 @@
+package dev.watchkeeper.test.apiserver;
+
+import com.google.gson.JsonObject;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The objects of one resource by key, and a sorted index of them that paged lists binary-search: a page costs
+ * O(log n + page), so reading n objects in pages costs O(n) in all, not O(n) per page. The index is rebuilt on
+ * the first list after a change. A listed object's JSON is kept until the object changes, so listing the same
+ * objects again (a relist, a second client) copies bytes instead of encoding them again; that doubles the memory
+ * of listed objects, a fair price in a test server. Not thread-safe: {@link ObjectStore} guards it.
+ */
+final class ObjectTable {
+
+    private final TreeMap<ObjectKey, JsonObject> objects = new TreeMap<>();
+    private final Map<ObjectKey, byte[]> encodings = new HashMap<>();
+    private ObjectKey[] keys;
+    private JsonObject[] values;
+
+    JsonObject get(ObjectKey key) {
+        return objects.get(key);
+    }
+
+    boolean contains(ObjectKey key) {
+        return objects.containsKey(key);
+    }
+
+    void put(ObjectKey key, JsonObject object) {
+        objects.put(key, object);
+        encodings.remove(key);
+        keys = null;
+        values = null;
+    }
+
+    void remove(ObjectKey key) {
+        if (objects.remove(key) != null) {
+            encodings.remove(key);
+            keys = null;
+            values = null;
+        }
+    }
+
+    /** The objects of {@code namespace} ({@code null}: all), in namespace and name order. */
+    Collection<JsonObject> values(String namespace) {
+        return namespace == null ? objects.values()
+                : objects.subMap(first(namespace), true, first(namespace + "\0"), false).values();
+    }
+
+    /**
+     * Up to {@code limit} objects ({@code 0}: all) that {@code filter} selects, after {@code after} ({@code null}:
+     * from the first), in namespace and name order.
+     */
+    ListPage page(WatchFilter filter, ObjectKey after, long limit, long resourceVersion) {
+        if (keys == null) {
+            keys = objects.keySet().toArray(ObjectKey[]::new);
+            values = objects.values().toArray(JsonObject[]::new);
+        }
+        int from = 0;
+        int to = keys.length;
+        if (filter.namespace() != null) {
+            from = firstNotBelow(first(filter.namespace()));
+            to = firstNotBelow(first(filter.namespace() + "\0"));
+        }
+        if (after != null) {
+            int next = firstNotBelow(after);
+            from = Math.max(from, next < keys.length && keys[next].equals(after) ? next + 1 : next);
+        }
+        int max = limit <= 0 || limit > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) limit;
+        List<JsonObject> items = new ArrayList<>();
+        List<byte[]> encoded = new ArrayList<>();
+        boolean everything = filter.selectsByNamespaceOnly();
+        int i = from;
+        for (; i < to && items.size() < max; i++) {
+            if (everything || filter.matches(values[i])) {
+                items.add(values[i]);
+                encoded.add(encoded(i));
+            }
+        }
+        if (everything) {
+            return new ListPage(resourceVersion, items, encoded, i < to, (long) Math.max(0, to - i));
+        }
+        // Like the real server, no remainingItemCount under a selector: counting would filter the whole rest.
+        boolean more = false;
+        for (; i < to && !more; i++) {
+            more = filter.matches(values[i]);
+        }
+        return new ListPage(resourceVersion, items, encoded, more, null);
+    }
+
+    private byte[] encoded(int index) {
+        return encodings.computeIfAbsent(keys[index],
+                key -> Json.GSON.toJson(values[index]).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The least key of {@code namespace}: keys order by namespace, then name, and "" is the least name. The keys of
+     * a namespace end below {@code first(namespace + "\0")}, the least key of the next possible namespace.
+     */
+    private static ObjectKey first(String namespace) {
+        return new ObjectKey(namespace, "");
+    }
+
+    private int firstNotBelow(ObjectKey key) {
+        int found = Arrays.binarySearch(keys, key);
+        return found >= 0 ? found : -found - 1;
+    }
+}
