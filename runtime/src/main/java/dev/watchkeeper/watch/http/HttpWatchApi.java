@@ -155,7 +155,61 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         }
     }
 
+    /**
+     * A page read in one streaming pass when every item decodes; otherwise read again item by item as trees, so an
+     * item that cannot be used is reported by name and skipped.
+     */
     private ListPage<T> parseList(String body, String display) throws ApiFailure {
+        if (decoder.streams()) {
+            try {
+                return readList(body);
+            } catch (IOException | RuntimeException failed) {
+                // read again below, item by item, which says what is wrong
+            }
+        }
+        return parseListItems(body, display);
+    }
+
+    private ListPage<T> readList(String body) throws IOException {
+        List<T> items = new ArrayList<>();
+        String resourceVersion = null;
+        String continueToken = null;
+        try (JsonReader reader = new JsonReader(new StringReader(body))) {
+            reader.beginObject();
+            while (reader.hasNext()) {
+                switch (reader.nextName()) {
+                    case "metadata" -> {
+                        JsonElement metadata = JsonParser.parseReader(reader);
+                        resourceVersion = JsonFields.string(metadata, "resourceVersion");
+                        continueToken = JsonFields.string(metadata, "continue");
+                    }
+                    case "items" -> {
+                        if (reader.peek() == JsonToken.NULL) {
+                            reader.nextNull();
+                            continue;
+                        }
+                        reader.beginArray();
+                        while (reader.hasNext()) {
+                            T item = decoder.read(reader);
+                            if (item == null || item.getMetadata() == null || item.getMetadata().getName() == null) {
+                                throw new IOException("an item without metadata.name");
+                            }
+                            items.add(item);
+                        }
+                        reader.endArray();
+                    }
+                    default -> reader.skipValue();
+                }
+            }
+            reader.endObject();
+            if (reader.peek() != JsonToken.END_DOCUMENT) {
+                throw new IOException("more after the list");
+            }
+        }
+        return new ListPage<>(items, resourceVersion, continueToken, List.of());
+    }
+
+    private ListPage<T> parseListItems(String body, String display) throws ApiFailure {
         List<T> items = new ArrayList<>();
         List<String> undecodable = new ArrayList<>();
         String resourceVersion = null;

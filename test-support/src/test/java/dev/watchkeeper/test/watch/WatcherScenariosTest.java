@@ -311,6 +311,24 @@ class WatcherScenariosTest {
         assertThat(time.sleeps()).hasSize(1);
     }
 
+    @Test
+    void aListSkipsAnUndecodableItemAndKeepsFieldsItDoesNotKnow() {
+        String poison = "{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"bad\","
+                + "\"namespace\":\"default\",\"resourceVersion\":\"4\"},\"data\":\"not-a-map\"}";
+        String newer = "{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"c\","
+                + "\"namespace\":\"default\",\"resourceVersion\":\"5\"},\"fieldFromANewerServer\":[1]}";
+        script()
+                .list(page(cm("a", "3"), poison, newer).resourceVersion("5"))
+                .watch(events(added(newer.replace("\"c\"", "\"d\"").replace("\"5\"", "\"6\""))).thenStayOpen());
+
+        start(WatchOptions.defaults(), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(6, WAIT)).containsExactly("Init", "InitApply(a)", "InitApply(c)",
+                "Error(DecodeFailed)", "InitDone", "Apply(d)");
+        assertThat(recorder.errors()).singleElement().satisfies(error -> assertThat(error.message())
+                .contains("default/bad", "resourceVersion 4"));
+    }
+
     // 12
     @Test
     void forbiddenSaysWhatToGrantAndBacksOff() {
