@@ -3,6 +3,7 @@ package dev.watchkeeper.controller;
 import dev.watchkeeper.backoff.TimeSource;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -17,8 +18,10 @@ import java.util.Set;
  *   <li>adding a queued key is a no-op, except that the earlier due time wins;</li>
  *   <li>adding a key being processed marks it dirty: {@link #done} queues it again, so a change that arrived
  *       during a reconcile is never lost and never runs concurrently with it;</li>
- *   <li>{@link #take} hands out the key due first, waiting for its due time.</li>
+ *   <li>{@link #take} hands out keys due now first in, first out (a delayed key joins them when it falls due, in
+ *       due order), waiting while none is due.</li>
  * </ul>
+ * Keys due now wait in a FIFO, only delayed keys in a heap, so the common add and take cost O(1).
  *
  * <pre>{@code
  * WorkQueue<ObjectKey> queue = new WorkQueue<>(TimeSource.system());
@@ -34,8 +37,8 @@ import java.util.Set;
  */
 public final class WorkQueue<K> {
 
-    /** A key's place in the heap; stale once the key was taken or re-added with an earlier due time. */
-    private record Slot<K>(K key, Instant due, long sequence) implements Comparable<Slot<K>> {
+    /** A queued key and when it is due; in the heap, stale once the key was re-added with an earlier due time. */
+    private record Slot<K>(K key, Instant due, long sequence, boolean delayed) implements Comparable<Slot<K>> {
         @Override
         public int compareTo(Slot<K> other) {
             int byDue = due.compareTo(other.due);
@@ -45,6 +48,7 @@ public final class WorkQueue<K> {
 
     private final TimeSource time;
     private final Object monitor = new Object();
+    private final ArrayDeque<K> ready = new ArrayDeque<>();
     private final PriorityQueue<Slot<K>> heap = new PriorityQueue<>();
     private final Map<K, Slot<K>> queued = new HashMap<>();
     private final Set<K> processing = new HashSet<>();
@@ -66,7 +70,8 @@ public final class WorkQueue<K> {
     /** Queues {@code key} to be taken after {@code delay}; an earlier due time already queued wins. No-op once shut down. */
     public void add(K key, Duration delay) {
         Objects.requireNonNull(key, "key");
-        Instant due = time.clock().instant().plus(delay.isNegative() ? Duration.ZERO : delay);
+        Instant now = time.clock().instant();
+        Instant due = delay.isNegative() ? now : now.plus(delay);
         synchronized (monitor) {
             if (shutdown) {
                 return;
@@ -75,7 +80,7 @@ public final class WorkQueue<K> {
                 dirty.merge(key, due, (a, b) -> a.isBefore(b) ? a : b);
                 return;
             }
-            enqueue(key, due);
+            enqueue(key, due, now);
         }
     }
 
@@ -88,27 +93,39 @@ public final class WorkQueue<K> {
     public K take() throws InterruptedException {
         synchronized (monitor) {
             while (!shutdown) {
-                Slot<K> head = heap.peek();
-                if (head != null && queued.get(head.key()) != head) {
-                    heap.poll(); // stale: re-added earlier or already taken
-                    continue;
-                }
-                Duration wait = head == null ? Duration.ofDays(365)
-                        : Duration.between(time.clock().instant(), head.due());
-                if (head != null && (wait.isNegative() || wait.isZero())) {
-                    heap.poll();
-                    queued.remove(head.key());
-                    processing.add(head.key());
-                    if (!heap.isEmpty()) {
+                Instant now = time.clock().instant();
+                Slot<K> head = promoteDue(now);
+                K key = ready.poll();
+                if (key != null) {
+                    queued.remove(key);
+                    processing.add(key);
+                    if (!ready.isEmpty() || head != null) {
                         wakeOneTaker(); // another idle taker looks at the next key
                     }
-                    return head.key();
+                    return key;
                 }
+                Duration wait = head == null ? Duration.ofDays(365) : Duration.between(now, head.due());
                 long seen = changes;
                 time.await(monitor, wait, () -> shutdown || changes != seen);
             }
             return null;
         }
+    }
+
+    /** Moves the delayed keys due by {@code now} to the FIFO, in due order; returns the next one not yet due. */
+    private Slot<K> promoteDue(Instant now) {
+        for (Slot<K> head = heap.peek(); head != null; head = heap.peek()) {
+            if (queued.get(head.key()) != head) {
+                heap.poll(); // stale: re-added earlier
+            } else if (head.due().isAfter(now)) {
+                return head;
+            } else {
+                heap.poll();
+                queued.put(head.key(), new Slot<>(head.key(), head.due(), head.sequence(), false));
+                ready.add(head.key());
+            }
+        }
+        return null;
     }
 
     /** Ends the processing of {@code key}; if it was added meanwhile, it is queued again. */
@@ -119,7 +136,7 @@ public final class WorkQueue<K> {
             }
             Instant due = dirty.remove(key);
             if (due != null && !shutdown) {
-                enqueue(key, due);
+                enqueue(key, due, time.clock().instant());
             }
         }
     }
@@ -168,14 +185,20 @@ public final class WorkQueue<K> {
         }
     }
 
-    private void enqueue(K key, Instant due) {
+    /** Queues {@code key}, unless it is already due no later; a key in the FIFO is due, so it stays as it is. */
+    private void enqueue(K key, Instant due, Instant now) {
         Slot<K> existing = queued.get(key);
-        if (existing != null && !due.isBefore(existing.due())) {
+        if (existing != null && (!existing.delayed() || !due.isBefore(existing.due()))) {
             return;
         }
-        Slot<K> slot = new Slot<>(key, due, sequence++);
+        boolean delayed = due.isAfter(now);
+        Slot<K> slot = new Slot<>(key, due, sequence++, delayed);
         queued.put(key, slot);
-        heap.add(slot);
+        if (delayed) {
+            heap.add(slot);
+        } else {
+            ready.add(key);
+        }
         wakeOneTaker();
     }
 

@@ -72,6 +72,25 @@ class WorkQueueTest {
     }
 
     @Test
+    void aDelayedKeyAddedForNowIsTakenInTurnAndOnlyOnce() throws Exception {
+        queue.add("a", Duration.ofSeconds(10));
+        queue.add("b");
+        queue.add("a");
+        queue.add("a", Duration.ofSeconds(5));
+
+        assertThat(queue.take()).isEqualTo("b");
+        assertThat(queue.take()).isEqualTo("a");
+        queue.done("a");
+        time.advance(Duration.ofSeconds(11));
+        queue.add("c", Duration.ofSeconds(1));
+
+        assertThat(queue.depth()).as("the delayed slot a left behind is not queued").isEqualTo(1);
+        CompletableFuture<String> next = CompletableFuture.supplyAsync(this::takeQuietly, takers);
+        time.advance(Duration.ofSeconds(1));
+        assertThat(next).succeedsWithin(Duration.ofSeconds(2)).isEqualTo("c");
+    }
+
+    @Test
     void anEarlierAddWakesAWaitingTake() {
         queue.add("a", Duration.ofHours(1));
         CompletableFuture<String> next = CompletableFuture.supplyAsync(this::takeQuietly, takers);
