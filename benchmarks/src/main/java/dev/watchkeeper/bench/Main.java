@@ -72,13 +72,10 @@ public final class Main {
     }
 
     private static void watch(boolean quick) throws Exception {
-        if (eventsOverride > 0) {
-            new WatchThroughput(eventsOverride, Math.min(10_000, eventsOverride / 2), quick ? 1 : 2, 5).run();
-        } else if (quick) {
-            new WatchThroughput(10_000, 1_000, 1, 5).run();
-        } else {
-            new WatchThroughput(200_000, 10_000, 2, 5).run();
-        }
+        int events = eventsOverride > 0 ? eventsOverride : quick ? 10_000 : 200_000;
+        // -Dbench.watch.objects=N: how many distinct objects the events cycle through, i.e. the caches' size.
+        int objects = Integer.getInteger("bench.watch.objects", quick ? 1_000 : Math.min(10_000, events / 2));
+        new WatchThroughput(events, objects, quick ? 1 : 2, 5).run();
     }
 
     private static void sync(boolean quick) throws Exception {
