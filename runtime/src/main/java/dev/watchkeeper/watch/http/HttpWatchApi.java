@@ -161,94 +161,75 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
      */
     private ListPage<T> parseList(String body, String display) throws ApiFailure {
         if (decoder.streams()) {
-            try {
-                return readList(body);
+            List<T> items = new ArrayList<>();
+            try (JsonReader reader = new JsonReader(new StringReader(body))) {
+                ListMetadata metadata = walkList(reader, item -> {
+                    T object = decoder.read(item);
+                    if (object == null || object.getMetadata() == null || object.getMetadata().getName() == null) {
+                        throw new IOException("an item without metadata.name");
+                    }
+                    items.add(object);
+                });
+                return new ListPage<>(items, metadata.resourceVersion(), metadata.continueToken(), List.of());
             } catch (IOException | RuntimeException failed) {
                 // read again below, item by item, which says what is wrong
             }
         }
-        return parseListItems(body, display);
-    }
-
-    private ListPage<T> readList(String body) throws IOException {
-        List<T> items = new ArrayList<>();
-        String resourceVersion = null;
-        String continueToken = null;
-        try (JsonReader reader = new JsonReader(new StringReader(body))) {
-            reader.beginObject();
-            while (reader.hasNext()) {
-                switch (reader.nextName()) {
-                    case "metadata" -> {
-                        JsonElement metadata = JsonParser.parseReader(reader);
-                        resourceVersion = JsonFields.string(metadata, "resourceVersion");
-                        continueToken = JsonFields.string(metadata, "continue");
-                    }
-                    case "items" -> {
-                        if (reader.peek() == JsonToken.NULL) {
-                            reader.nextNull();
-                            continue;
-                        }
-                        reader.beginArray();
-                        while (reader.hasNext()) {
-                            T item = decoder.read(reader);
-                            if (item == null || item.getMetadata() == null || item.getMetadata().getName() == null) {
-                                throw new IOException("an item without metadata.name");
-                            }
-                            items.add(item);
-                        }
-                        reader.endArray();
-                    }
-                    default -> reader.skipValue();
-                }
-            }
-            reader.endObject();
-            if (reader.peek() != JsonToken.END_DOCUMENT) {
-                throw new IOException("more after the list");
-            }
-        }
-        return new ListPage<>(items, resourceVersion, continueToken, List.of());
-    }
-
-    private ListPage<T> parseListItems(String body, String display) throws ApiFailure {
         List<T> items = new ArrayList<>();
         List<String> undecodable = new ArrayList<>();
-        String resourceVersion = null;
-        String continueToken = null;
         try (JsonReader reader = gson.newJsonReader(new StringReader(body))) {
-            reader.beginObject();
-            while (reader.hasNext()) {
-                switch (reader.nextName()) {
-                    case "metadata" -> {
-                        JsonElement metadata = JsonParser.parseReader(reader);
-                        resourceVersion = JsonFields.string(metadata, "resourceVersion");
-                        continueToken = JsonFields.string(metadata, "continue");
-                    }
-                    case "items" -> {
-                        if (reader.peek() == JsonToken.NULL) {
-                            reader.nextNull();
-                            continue;
-                        }
-                        reader.beginArray();
-                        while (reader.hasNext()) {
-                            ObjectDecoder.Decoded<T> decoded = decoder.decode(JsonParser.parseReader(reader));
-                            if (decoded.object() != null) {
-                                items.add(decoded.object());
-                            } else {
-                                undecodable.add(decoded.problem());
-                            }
-                        }
-                        reader.endArray();
-                    }
-                    default -> reader.skipValue();
+            ListMetadata metadata = walkList(reader, item -> {
+                ObjectDecoder.Decoded<T> decoded = decoder.decode(JsonParser.parseReader(item));
+                if (decoded.object() != null) {
+                    items.add(decoded.object());
+                } else {
+                    undecodable.add(decoded.problem());
                 }
-            }
-            reader.endObject();
+            });
+            return new ListPage<>(items, metadata.resourceVersion(), metadata.continueToken(), undecodable);
         } catch (IOException | RuntimeException e) {
             throw new ApiFailure(200, "the list of " + display + " returned a body that is not a Kubernetes list ("
                     + e.getClass().getSimpleName() + ")", null,
                     new IOException("unexpected list body: " + ApiFailures.snippet(body), e));
         }
-        return new ListPage<>(items, resourceVersion, continueToken, undecodable);
+    }
+
+    private record ListMetadata(String resourceVersion, String continueToken) {
+    }
+
+    /** Reads one item at the reader's position. */
+    private interface ItemReader {
+        void read(JsonReader reader) throws IOException;
+    }
+
+    /** Walks a list body, handing each item to {@code items}; returns the list's metadata. */
+    private static ListMetadata walkList(JsonReader reader, ItemReader items) throws IOException {
+        String resourceVersion = null;
+        String continueToken = null;
+        reader.beginObject();
+        while (reader.hasNext()) {
+            switch (reader.nextName()) {
+                case "metadata" -> {
+                    JsonElement metadata = JsonParser.parseReader(reader);
+                    resourceVersion = JsonFields.string(metadata, "resourceVersion");
+                    continueToken = JsonFields.string(metadata, "continue");
+                }
+                case "items" -> {
+                    if (reader.peek() == JsonToken.NULL) {
+                        reader.nextNull();
+                        continue;
+                    }
+                    reader.beginArray();
+                    while (reader.hasNext()) {
+                        items.read(reader);
+                    }
+                    reader.endArray();
+                }
+                default -> reader.skipValue();
+            }
+        }
+        reader.endObject();
+        return new ListMetadata(resourceVersion, continueToken);
     }
 
     private String execute(OkHttpClient http, Request request, String verb, String resource, String display)
