@@ -97,7 +97,6 @@ public final class Controller<T extends KubernetesObject> {
     private volatile boolean stopping;
     private volatile Instant lastReconcileAt;
     private volatile String lastResult;
-    private volatile ControllerSnapshot published;
 
     private Controller(Builder<T> builder) {
         this.name = builder.name;
@@ -119,7 +118,6 @@ public final class Controller<T extends KubernetesObject> {
         this.stores = Map.copyOf(byType);
         this.queue = new WorkQueue<>(time);
         this.backOff = new ObjectBackOff<>(settings.backOffPolicy());
-        this.published = snapshotOf(List.of(), 0);
     }
 
     /** Starts building a controller named {@code name} that reconciles the objects of {@code primary}. */
@@ -149,7 +147,6 @@ public final class Controller<T extends KubernetesObject> {
         secondaries.forEach(s -> readiness.add(s.watcher().store().ready()));
         ready = CompletableFuture.allOf(readiness.toArray(CompletableFuture[]::new)).thenRun(() -> {
             enqueueAll();
-            publish();
             log.info("controller {} is ready: reconciling {} objects", name, primary.store().size());
         });
         for (int i = 1; i <= settings.concurrency(); i++) {
@@ -188,7 +185,6 @@ public final class Controller<T extends KubernetesObject> {
         running.stream().filter(Thread::isAlive)
                 .forEach(t -> log.warn("controller {}: thread {} ignored its interrupt and is still running", name,
                         t.getName()));
-        publish();
     }
 
     /** Joins each thread until {@code deadlineNanos}; an interrupted caller stops waiting but keeps its flag. */
@@ -219,7 +215,6 @@ public final class Controller<T extends KubernetesObject> {
             backOff.forget(key);
             queue.add(key);
         }
-        publish();
     }
 
     /** Queues {@code key} for a reconcile now (a manual trigger). */
@@ -257,12 +252,30 @@ public final class Controller<T extends KubernetesObject> {
         }
     }
 
-    /** The latest state; queue depth, in-flight count and readiness are read live. */
+    /** The current state, read when asked (the most recent failing keys, the counts, queue depth, readiness). */
     public ControllerSnapshot snapshot() {
-        ControllerSnapshot last = published;
-        return new ControllerSnapshot(last.name(), last.primaryWatcher(), last.secondaryWatchers(), isReady(),
-                queue.depth(), queue.inFlight(), last.concurrency(), last.lastReconcileAt(), last.lastResult(),
-                last.failingKeys(), last.failingKeysTotal(), last.counts());
+        // Only the most recent failures are shown; a bounded heap keeps this O(n log 20). Built when asked, so no
+        // reconcile pays for it.
+        PriorityQueue<Map.Entry<ObjectKey, Failure>> recent = new PriorityQueue<>(
+                Comparator.comparingLong(e -> e.getValue().order()));
+        int total = 0;
+        for (Map.Entry<ObjectKey, Failure> entry : failures.entrySet()) {
+            total++;
+            recent.add(entry);
+            if (recent.size() > FAILING_KEYS_SHOWN) {
+                recent.poll();
+            }
+        }
+        List<ControllerSnapshot.FailingKey> shown = new ArrayList<>(recent.size());
+        while (!recent.isEmpty()) {
+            Map.Entry<ObjectKey, Failure> entry = recent.poll();
+            Failure failure = entry.getValue();
+            shown.add(0, new ControllerSnapshot.FailingKey(entry.getKey().toString(), failure.attempts(),
+                    failure.delay(), failure.nextRetryAt(), failure.lastError(), failure.terminal()));
+        }
+        return new ControllerSnapshot(name, primary.name(), secondaries.stream().map(s -> s.watcher().name()).toList(),
+                isReady(), queue.depth(), queue.inFlight(), settings.concurrency(), lastReconcileAt, lastResult, shown,
+                total, new ControllerSnapshot.Counts(reconciles.get(), errors.get(), requeues.get(), retries.get()));
     }
 
     // ---- events in
@@ -277,11 +290,7 @@ public final class Controller<T extends KubernetesObject> {
             onPrimaryChange(apply.object());
         } else if (event instanceof WatchEvent.Delete<T> delete) {
             ObjectKey key = ObjectKey.of(delete.object());
-            boolean wasFailing = failures.containsKey(key);
             forget(key);
-            if (wasFailing) {
-                publish(); // the published state must not show a deleted object as failing
-            }
         } else if (event instanceof WatchEvent.InitDone<T>) {
             // A relist sweeps vanished objects from the store without Delete events; forget them here too.
             failures.keySet().removeIf(key -> primary.store().get(key).isEmpty() && forgetBackOff(key));
@@ -465,7 +474,6 @@ public final class Controller<T extends KubernetesObject> {
         }
         lastReconcileAt = time.clock().instant();
         lastResult = outcome.kind().word();
-        publish();
         for (ReconcileListener listener : listeners) {
             try {
                 listener.onReconcile(outcome);
@@ -489,37 +497,6 @@ public final class Controller<T extends KubernetesObject> {
     private static String describe(Throwable thrown) {
         return thrown.getMessage() == null ? thrown.getClass().getName()
                 : thrown.getClass().getName() + ": " + thrown.getMessage();
-    }
-
-    // ---- state out
-
-    private void publish() {
-        // Only the most recent failures are shown; a bounded heap keeps this O(n log 20) per reconcile.
-        PriorityQueue<Map.Entry<ObjectKey, Failure>> recent = new PriorityQueue<>(
-                Comparator.comparingLong(e -> e.getValue().order()));
-        int total = 0;
-        for (Map.Entry<ObjectKey, Failure> entry : failures.entrySet()) {
-            total++;
-            recent.add(entry);
-            if (recent.size() > FAILING_KEYS_SHOWN) {
-                recent.poll();
-            }
-        }
-        List<ControllerSnapshot.FailingKey> shown = new ArrayList<>(recent.size());
-        while (!recent.isEmpty()) {
-            Map.Entry<ObjectKey, Failure> entry = recent.poll();
-            Failure failure = entry.getValue();
-            shown.add(0, new ControllerSnapshot.FailingKey(entry.getKey().toString(), failure.attempts(),
-                    failure.delay(), failure.nextRetryAt(), failure.lastError(), failure.terminal()));
-        }
-        published = snapshotOf(shown, total);
-    }
-
-    private ControllerSnapshot snapshotOf(List<ControllerSnapshot.FailingKey> failing, int total) {
-        return new ControllerSnapshot(name, primary.name(), secondaries.stream().map(s -> s.watcher().name()).toList(),
-                ready.isDone() && !stopping, queue.depth(), queue.inFlight(), settings.concurrency(), lastReconcileAt,
-                lastResult, failing, total,
-                new ControllerSnapshot.Counts(reconciles.get(), errors.get(), requeues.get(), retries.get()));
     }
 
     /** Builds a {@link Controller}; everything but name, primary watcher and reconciler has a default. */
