@@ -5,24 +5,38 @@ package dev.watchkeeper.bench;
  * own {@link SyntheticWatchApi}. Both implementations get the same keys, the same direct enqueues and the same
  * watch events; what differs is the queue and the path from watch event to queue.
  */
-interface DispatchTarget extends AutoCloseable {
+abstract class DispatchTarget implements AutoCloseable {
+
+    protected final int keys;
+    protected final SyntheticWatchApi api;
+    protected final DispatchProbe probe;
+
+    DispatchTarget(int keys) {
+        this.keys = keys;
+        this.api = new SyntheticWatchApi(keys);
+        this.probe = new DispatchProbe(keys);
+    }
 
     /** The row label's prefix, e.g. {@code "ours: Controller"}. */
-    String name();
+    abstract String name();
 
     /** How watch events reach this target's queue, for the table's note. */
-    String updatePath();
+    abstract String updatePath();
 
     /** Starts watching and the workers, and returns once the initial list has been reconciled once per key. */
-    void start() throws Exception;
+    abstract void start() throws Exception;
 
     /** Enqueues key {@code key} directly, as a secondary watch or an explicit trigger would. */
-    void enqueue(int key);
+    abstract void enqueue(int key);
 
-    SyntheticWatchApi api();
+    final SyntheticWatchApi api() {
+        return api;
+    }
 
-    DispatchProbe probe();
+    final DispatchProbe probe() {
+        return probe;
+    }
 
     @Override
-    void close();
+    public abstract void close();
 }

@@ -18,20 +18,15 @@ import java.time.Duration;
  * ({@link ControllerBuilder#defaultBuilder}, which gives it a {@code DefaultRateLimitingQueue}), fed by client-java
  * 27's {@link SharedIndexInformer} reading the synthetic API through {@link WatchApiListerWatcher}.
  */
-final class ExtendedControllerDispatch implements DispatchTarget {
+final class ExtendedControllerDispatch extends DispatchTarget {
 
-    private final int keys;
-    private final SyntheticWatchApi api;
-    private final DispatchProbe probe;
     private final SharedInformerFactory factory;
     private final Controller controller;
     private final RateLimitingQueue<Request> queue;
     private Thread runner;
 
     ExtendedControllerDispatch(int keys, int workers) {
-        this.keys = keys;
-        this.api = new SyntheticWatchApi(keys);
-        this.probe = new DispatchProbe(keys);
+        super(keys);
         // Never called (the lister-watcher replaces it), but the factory insists on a client without read timeout.
         this.factory = new SharedInformerFactory(new ApiClient().setReadTimeout(0));
         SharedIndexInformer<V1ConfigMap> informer =
@@ -54,17 +49,17 @@ final class ExtendedControllerDispatch implements DispatchTarget {
     }
 
     @Override
-    public String name() {
+    String name() {
         return "peer: client-java-extended 25 DefaultController";
     }
 
     @Override
-    public String updatePath() {
+    String updatePath() {
         return "client-java 27 SharedIndexInformer → DefaultControllerWatch → DefaultRateLimitingQueue";
     }
 
     @Override
-    public void start() throws Exception {
+    void start() throws Exception {
         factory.startAllRegisteredInformers();
         // run() blocks until the workers exit; it first polls the ready function once a second.
         runner = new Thread(controller, "peer-dispatch-run");
@@ -74,18 +69,8 @@ final class ExtendedControllerDispatch implements DispatchTarget {
     }
 
     @Override
-    public void enqueue(int key) {
+    void enqueue(int key) {
         queue.add(new Request("bench", SyntheticWatchApi.name(key)));
-    }
-
-    @Override
-    public SyntheticWatchApi api() {
-        return api;
-    }
-
-    @Override
-    public DispatchProbe probe() {
-        return probe;
     }
 
     @Override

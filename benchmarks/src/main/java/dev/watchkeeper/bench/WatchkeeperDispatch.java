@@ -11,18 +11,13 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 
 /** Ours under scenario 4: a {@link Watcher} on the synthetic API and a {@link Controller} with 8 workers. */
-final class WatchkeeperDispatch implements DispatchTarget {
+final class WatchkeeperDispatch extends DispatchTarget {
 
-    private final int keys;
-    private final SyntheticWatchApi api;
-    private final DispatchProbe probe;
     private final Watcher<V1ConfigMap> watcher;
     private final Controller<V1ConfigMap> controller;
 
     WatchkeeperDispatch(int keys, int workers) {
-        this.keys = keys;
-        this.api = new SyntheticWatchApi(keys);
-        this.probe = new DispatchProbe(keys);
+        super(keys);
         this.watcher = Watcher.builder(api, ResourceType.of(V1ConfigMap.class)).build();
         this.controller = Controller.builder("dispatch", watcher, (V1ConfigMap object, ReconcileContext context) -> {
             probe.reconcile(SyntheticWatchApi.index(object.getMetadata().getName()));
@@ -31,17 +26,17 @@ final class WatchkeeperDispatch implements DispatchTarget {
     }
 
     @Override
-    public String name() {
+    String name() {
         return "ours: Controller";
     }
 
     @Override
-    public String updatePath() {
+    String updatePath() {
         return "our Watcher → store → Controller's WorkQueue";
     }
 
     @Override
-    public void start() throws Exception {
+    void start() throws Exception {
         watcher.start();
         controller.start();
         if (!watcher.store().awaitReady(Duration.ofMinutes(2))) {
@@ -51,18 +46,8 @@ final class WatchkeeperDispatch implements DispatchTarget {
     }
 
     @Override
-    public void enqueue(int key) {
+    void enqueue(int key) {
         controller.enqueue(new ObjectKey("bench", SyntheticWatchApi.name(key)));
-    }
-
-    @Override
-    public SyntheticWatchApi api() {
-        return api;
-    }
-
-    @Override
-    public DispatchProbe probe() {
-        return probe;
     }
 
     @Override
