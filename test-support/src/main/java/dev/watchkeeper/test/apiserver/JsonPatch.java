@@ -34,7 +34,10 @@ final class JsonPatch {
                 case "add" -> result = add(result, path, value(op));
                 case "remove" -> remove(result, path);
                 case "replace" -> {
-                    remove(result, path);
+                    // As on a real API server, replacing a missing object member adds it (RFC 6902 would refuse).
+                    if (!isMissingMember(result, path)) {
+                        remove(result, path);
+                    }
                     result = add(result, path, value(op));
                 }
                 case "test" -> {
@@ -108,6 +111,15 @@ final class JsonPatch {
         } else {
             throw invalid("unable to remove nonexistent key: " + path);
         }
+    }
+
+    private static boolean isMissingMember(JsonElement root, String path) {
+        List<String> tokens = tokens(path);
+        if (tokens.isEmpty()) {
+            return false;
+        }
+        JsonElement parent = resolve(root, tokens.subList(0, tokens.size() - 1), path);
+        return parent.isJsonObject() && !parent.getAsJsonObject().has(tokens.get(tokens.size() - 1));
     }
 
     private static JsonElement get(JsonElement root, String path) {
