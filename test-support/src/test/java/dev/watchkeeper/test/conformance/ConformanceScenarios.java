@@ -1,0 +1,501 @@
+package dev.watchkeeper.test.conformance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.google.gson.JsonObject;
+import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.test.EventRecorder;
+import dev.watchkeeper.watch.InitialListStrategy;
+import dev.watchkeeper.watch.WatchError;
+import dev.watchkeeper.watch.WatchOptions;
+import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.WatcherPhase;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.informer.ResourceEventHandler;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ConfigMapList;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodTemplate;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.util.PatchUtils;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.IntStream;
+import okhttp3.HttpUrl;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Every scenario here runs against the in-memory server and against the real control plane (one subclass each):
+ * the real server is the judge of what the in-memory one, and the watcher, must do. Each scenario keeps to its own
+ * objects (a {@code scenario} label or its own names) in the class's namespace.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+abstract class ConformanceScenarios {
+
+    static final Duration WAIT = Duration.ofSeconds(60);
+    /** Short waits, so recovery takes little real time; the backoff curve itself is pinned by the stub tests. */
+    static final BackOffSettings QUICK = new BackOffSettings(Duration.ofMillis(50), 2.0, Duration.ofMillis(400),
+            0.5, Duration.ofSeconds(120), null);
+
+    private final List<Watcher<?>> watchers = new ArrayList<>();
+
+    /** The server of this run. */
+    abstract ServerUnderTest server();
+
+    @AfterEach
+    void closeWatchers() {
+        watchers.forEach(Watcher::close);
+        watchers.clear();
+    }
+
+    // ---------------------------------------------------------------- 1. paging and selectors
+
+    @Test
+    void pagesThroughMoreThanAThousandObjects() throws Exception {
+        int count = 1_050;
+        createConfigMaps(IntStream.range(0, count).mapToObj(i -> configMap("page-" + i, "paging")).toList());
+        RequestLog log = new RequestLog();
+        EventRecorder<V1ConfigMap> recorder = new EventRecorder<>();
+        Watcher<V1ConfigMap> watcher = start(ResourceType.of(V1ConfigMap.class), log, recorder,
+                scope().withLabelSelector("scenario=paging"), listWatch().withPageSize(100));
+
+        recorder.awaitEvent("InitDone", WAIT);
+        assertThat(watcher.store().list()).hasSize(count);
+        List<HttpUrl> lists = log.lists("configmaps");
+        assertThat(lists).hasSize(11).allSatisfy(url -> assertThat(url.queryParameter("limit")).isEqualTo("100"));
+        assertThat(lists.get(0).queryParameter("continue")).isNull();
+        assertThat(lists.subList(1, lists.size())).allSatisfy(url -> assertThat(url.queryParameter("continue")).isNotBlank());
+    }
+
+    @Test
+    void followsLabelAndFieldSelectorsAsObjectsMoveInAndOut() throws Exception {
+        CoreV1Api core = new CoreV1Api(server().apiClient());
+        core.createNamespacedConfigMap(namespace(), configMap("sel-a", "selectors").metadata(
+                configMap("sel-a", "selectors").getMetadata().putLabelsItem("tier", "front"))).execute();
+        core.createNamespacedConfigMap(namespace(), configMap("sel-b", "selectors").metadata(
+                configMap("sel-b", "selectors").getMetadata().putLabelsItem("tier", "back"))).execute();
+        core.createNamespacedConfigMap(namespace(), configMap("sel-excluded", "selectors").metadata(
+                configMap("sel-excluded", "selectors").getMetadata().putLabelsItem("tier", "front"))).execute();
+        EventRecorder<V1ConfigMap> recorder = new EventRecorder<>();
+        Watcher<V1ConfigMap> watcher = start(ResourceType.of(V1ConfigMap.class), new RequestLog(), recorder,
+                scope().withLabelSelector("scenario=selectors,tier=front").withFieldSelector("metadata.name!=sel-excluded"),
+                listWatch());
+        recorder.awaitEvent("InitDone", WAIT);
+
+        relabel(core, "sel-b", "front");
+        recorder.awaitEvent("Apply(sel-b)", WAIT);
+        relabel(core, "sel-a", "back");
+        recorder.awaitEvent("Delete(sel-a)", WAIT);
+
+        assertThat(recorder.events()).containsExactly("Init", "InitApply(sel-a)", "InitDone", "Apply(sel-b)",
+                "Delete(sel-a)");
+        assertThat(watcher.store().list()).extracting(c -> c.getMetadata().getName()).containsExactly("sel-b");
+    }
+
+    // ---------------------------------------------------------------- 2. resume and bookmarks
+
+    @Test
+    void resumesFromTheLastVersionWhenTheServerEndsAWatch() throws Exception {
+        CoreV1Api core = new CoreV1Api(server().apiClient());
+        core.createNamespacedConfigMap(namespace(), configMap("resume-a", "resume")).execute();
+        RequestLog log = new RequestLog();
+        EventRecorder<V1ConfigMap> recorder = new EventRecorder<>();
+        Watcher<V1ConfigMap> watcher = start(ResourceType.of(V1ConfigMap.class), log, recorder,
+                // Not 1 s: a real server ends such a watch after ~998 ms, which trips the very-short-watch guard.
+                scope().withLabelSelector("scenario=resume"), listWatch().withTimeout(Duration.ofSeconds(2)));
+        recorder.awaitEvent("InitDone", WAIT);
+
+        await().atMost(WAIT).until(() -> log.watches("configmaps").size() >= 3);
+        V1ConfigMap changed = core.readNamespacedConfigMap("resume-a", namespace()).execute().data(Map.of("v", "2"));
+        String version = core.replaceNamespacedConfigMap("resume-a", namespace(), changed).execute()
+                .getMetadata().getResourceVersion();
+        await().atMost(WAIT).until(() -> watcher.store().list().get(0).getMetadata().getResourceVersion()
+                .equals(version));
+
+        assertThat(log.lists("configmaps")).hasSize(1);
+        assertThat(watcher.snapshot().counts().relists()).isZero();
+        List<Long> resumedFrom = log.watches("configmaps").stream()
+                .map(url -> Long.parseLong(url.queryParameter("resourceVersion"))).toList();
+        assertThat(resumedFrom).isSorted().allSatisfy(rv -> assertThat(rv).isPositive());
+        assertThat(recorder.events()).as("errors: %s", recorder.errors())
+                .containsExactly("Init", "InitApply(resume-a)", "InitDone", "Apply(resume-a)");
+    }
+
+    @Test
+    void bookmarksAdvanceTheResumeVersionPastChangesTheSelectorHides() throws Exception {
+        CoreV1Api core = new CoreV1Api(server().apiClient());
+        core.createNamespacedConfigMap(namespace(), configMap("bookmark-a", "bookmark")).execute();
+        RequestLog log = new RequestLog();
+        EventRecorder<V1ConfigMap> recorder = new EventRecorder<>();
+        // A real API server bookmarks a watch two seconds before its timeout, so the timeout must exceed that.
+        start(ResourceType.of(V1ConfigMap.class), log, recorder, scope().withLabelSelector("scenario=bookmark"),
+                listWatch().withTimeout(Duration.ofSeconds(5)));
+        recorder.awaitEvent("InitDone", WAIT);
+
+        long hidden = Long.parseLong(core.createNamespacedConfigMap(namespace(), configMap("bookmark-hidden", "other"))
+                .execute().getMetadata().getResourceVersion());
+
+        await().atMost(WAIT).until(() -> log.watches("configmaps").stream()
+                .anyMatch(url -> Long.parseLong(url.queryParameter("resourceVersion")) >= hidden));
+        assertThat(log.watches("configmaps")).allSatisfy(
+                url -> assertThat(url.queryParameter("allowWatchBookmarks")).isEqualTo("true"));
+        assertThat(log.lists("configmaps")).hasSize(1);
+        assertThat(recorder.events()).containsExactly("Init", "InitApply(bookmark-a)", "InitDone");
+    }
+
+    // ---------------------------------------------------------------- 3. compaction
+
+    @Test
+    void relistsOnceAfterACompactionAndSweepsObjectsDeletedMeanwhile() throws Exception {
+        CoreV1Api core = new CoreV1Api(server().apiClient());
+        for (String name : List.of("pt-a", "pt-b", "pt-c")) {
+            core.createNamespacedPodTemplate(namespace(), podTemplate(name)).execute();
+        }
+        RequestLog log = new RequestLog();
+        EventRecorder<V1PodTemplate> recorder = new EventRecorder<>();
+        Watcher<V1PodTemplate> watcher = start(ResourceType.of(V1PodTemplate.class), log, recorder, scope(),
+                listWatch().withTimeout(Duration.ofSeconds(2)));
+        recorder.awaitEvent("InitDone", WAIT);
+        await().atMost(WAIT).until(() -> log.watches("podtemplates").size() >= 1);
+
+        // The watcher loses its connection; while it is away objects change and history is compacted.
+        log.refuse(true);
+        int watchesBefore = log.watches("podtemplates").size();
+        await().atMost(WAIT).until(() -> log.watches("podtemplates").size() > watchesBefore
+                && watcher.snapshot().phase() == WatcherPhase.BACKING_OFF);
+        core.deleteNamespacedPodTemplate("pt-a", namespace()).execute();
+        V1PodTemplate b = core.readNamespacedPodTemplate("pt-b", namespace()).execute();
+        b.getMetadata().putLabelsItem("changed", "yes");
+        core.replaceNamespacedPodTemplate("pt-b", namespace(), b).execute();
+        core.createNamespacedPodTemplate(namespace(), podTemplate("pt-d")).execute();
+        server().compact();
+        log.refuse(false);
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(namesAndVersions(watcher.store().list()))
+                .containsExactlyInAnyOrderElementsOf(namesAndVersions(
+                        core.listNamespacedPodTemplate(namespace()).execute().getItems())));
+        assertThat(recorder.errors()).extracting(WatchError::code).contains(410);
+        assertThat(watcher.snapshot().counts().relists()).isEqualTo(1);
+        assertThat(watcher.store().list()).extracting(t -> t.getMetadata().getName())
+                .containsExactlyInAnyOrder("pt-b", "pt-c", "pt-d");
+    }
+
+    // ---------------------------------------------------------------- 4. streaming initial list
+
+    @Test
+    void streamsTheInitialListAndEndsItAtTheBookmark() throws Exception {
+        createConfigMaps(List.of(configMap("stream-a", "stream"), configMap("stream-b", "stream"),
+                configMap("stream-c", "stream")));
+        RequestLog log = new RequestLog();
+        EventRecorder<V1ConfigMap> recorder = new EventRecorder<>();
+        Watcher<V1ConfigMap> watcher = start(ResourceType.of(V1ConfigMap.class), log, recorder,
+                scope().withLabelSelector("scenario=stream"),
+                WatchOptions.defaults().withInitialList(InitialListStrategy.STREAMING));
+        recorder.awaitEvent("InitDone", WAIT);
+
+        assertThat(recorder.events()).first().isEqualTo("Init");
+        assertThat(recorder.events().subList(1, 4))
+                .containsExactlyInAnyOrder("InitApply(stream-a)", "InitApply(stream-b)", "InitApply(stream-c)");
+        assertThat(recorder.events()).last().isEqualTo("InitDone");
+        assertThat(log.lists("configmaps")).isEmpty();
+        HttpUrl watch = log.watches("configmaps").get(0);
+        assertThat(watch.queryParameter("sendInitialEvents")).isEqualTo("true");
+        assertThat(watch.queryParameter("resourceVersionMatch")).isEqualTo("NotOlderThan");
+        assertThat(watch.queryParameter("allowWatchBookmarks")).isEqualTo("true");
+        await().atMost(WAIT).until(() -> watcher.snapshot().synced());
+    }
+
+    // ---------------------------------------------------------------- 5. custom resources
+
+    @Test
+    void recoversWhenTheCrdAppearsAndBumpsGenerationOnSpecChangesOnly() throws Exception {
+        CustomResources gadgets = new CustomResources(server().apiClient(), "gadgets", "Gadget");
+        EventRecorder<DynamicKubernetesObject> recorder = new EventRecorder<>();
+        Watcher<DynamicKubernetesObject> watcher = start(gadgets.type(), new RequestLog(), recorder, scope(),
+                listWatch());
+        await().atMost(WAIT).until(() -> watcher.snapshot().lastError() != null);
+        assertThat(watcher.snapshot().lastError().code()).isEqualTo(404);
+        assertThat(watcher.snapshot().lastError().message())
+                .contains("is the CRD gadgets.conformance.watchkeeper.dev installed?");
+
+        gadgets.define();
+        try {
+            await().atMost(WAIT).until(() -> watcher.snapshot().synced());
+            DynamicKubernetesApi api = gadgets.api();
+            DynamicKubernetesObject created = api.create(gadgets.object(namespace(), "g1", Map.of("size", 1)))
+                    .throwsApiException().getObject();
+            assertThat(created.getMetadata().getGeneration()).isEqualTo(1);
+
+            created.getRaw().add("status", gadgets.json(Map.of("phase", "Ready")));
+            DynamicKubernetesObject withStatus = api.updateStatus(created, o -> o.getRaw().getAsJsonObject("status"))
+                    .throwsApiException().getObject();
+            assertThat(withStatus.getMetadata().getGeneration()).isEqualTo(1);
+            assertThat(withStatus.getRaw().getAsJsonObject("status").get("phase").getAsString()).isEqualTo("Ready");
+
+            withStatus.getRaw().add("spec", gadgets.json(Map.of("size", 2)));
+            DynamicKubernetesObject respecified = api.update(withStatus).throwsApiException().getObject();
+            assertThat(respecified.getMetadata().getGeneration()).isEqualTo(2);
+            assertThat(respecified.getRaw().getAsJsonObject("status").get("phase").getAsString()).isEqualTo("Ready");
+
+            await().atMost(WAIT).untilAsserted(() -> assertThat(watcher.store().list())
+                    .extracting(o -> o.getMetadata().getGeneration()).containsExactly(2L));
+            assertThat(recorder.events()).containsSubsequence("InitDone", "Apply(g1)", "Apply(g1)", "Apply(g1)");
+        } finally {
+            gadgets.undefine();
+        }
+    }
+
+    // ---------------------------------------------------------------- 6. RBAC
+
+    @Test
+    void forbiddenUntilGrantedThenRetryNowRecoversAtOnce() {
+        // Long delays: only retryNow can bring the watcher back within the test's wait.
+        BackOffSettings slow = new BackOffSettings(Duration.ofMinutes(10), 2.0, Duration.ofMinutes(30), 0.0,
+                Duration.ofHours(1), null);
+        Watcher<V1ConfigMap> watcher = Watcher.builder(new RequestLog().attachTo(server().restrictedClient()),
+                        ResourceType.of(V1ConfigMap.class))
+                .name("rbac").scope(scope()).options(listWatch()).backOff(slow).build();
+        watchers.add(watcher);
+        watcher.start();
+
+        await().atMost(WAIT).until(() -> watcher.snapshot().phase() == WatcherPhase.BACKING_OFF);
+        WatchError error = watcher.snapshot().lastError();
+        assertThat(error.code()).isEqualTo(403);
+        assertThat(error.message()).contains("grant list and watch");
+        assertThat(watcher.snapshot().currentDelay()).isGreaterThanOrEqualTo(Duration.ofMinutes(10));
+
+        server().grantConfigMaps();
+        // RBAC grants reach the authorizer within moments; each retry is what the endpoint's retry-now does.
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500)).until(() -> {
+            if (!watcher.snapshot().synced()) {
+                watcher.retryNow();
+            }
+            return watcher.snapshot().synced();
+        });
+        assertThat(watcher.snapshot().phase()).isEqualTo(WatcherPhase.WATCHING);
+    }
+
+    // ---------------------------------------------------------------- 8. writes
+
+    @Test
+    void createAndUpdateConflictWith409() throws Exception {
+        CoreV1Api core = new CoreV1Api(server().apiClient());
+        V1ConfigMap created = core.createNamespacedConfigMap(namespace(), configMap("write-a", "writes")).execute();
+        assertThatThrownBy(() -> core.createNamespacedConfigMap(namespace(), configMap("write-a", "writes")).execute())
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(409);
+                    assertThat(e.getResponseBody()).contains("\"reason\":\"AlreadyExists\"");
+                });
+        core.replaceNamespacedConfigMap("write-a", namespace(),
+                core.readNamespacedConfigMap("write-a", namespace()).execute().data(Map.of("v", "2"))).execute();
+        assertThatThrownBy(() -> core.replaceNamespacedConfigMap("write-a", namespace(), created.data(Map.of("v", "3")))
+                .execute())
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(409);
+                    assertThat(e.getResponseBody()).contains("\"reason\":\"Conflict\"");
+                });
+        assertThat(core.readNamespacedConfigMap("write-a", namespace()).execute().getData()).containsEntry("v", "2");
+    }
+
+    @Test
+    void serverSideApplyRecordsTheManagerAndRefusesToTakeFieldsWithoutForce() throws Exception {
+        ApiClient client = server().apiClient();
+        V1ConfigMap applied = apply(client, "apply-a", "first", Map.of("owned", "1"), false);
+        assertThat(applied.getData()).containsEntry("owned", "1");
+        // client-java drops managedFields from its models, so read the object as plain JSON.
+        JsonObject stored = new DynamicKubernetesApi("", "v1", "configmaps", client).get(namespace(), "apply-a")
+                .throwsApiException().getObject().getRaw();
+        JsonObject entry = stored.getAsJsonObject("metadata").getAsJsonArray("managedFields").get(0).getAsJsonObject();
+        assertThat(entry.get("manager").getAsString()).isEqualTo("first");
+        assertThat(entry.get("operation").getAsString()).isEqualTo("Apply");
+        assertThat(entry.getAsJsonObject("fieldsV1").toString()).isEqualTo("{\"f:data\":{\"f:owned\":{}}}");
+
+        assertThatThrownBy(() -> apply(client, "apply-a", "second", Map.of("owned", "2"), false))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(409);
+                    assertThat(e.getResponseBody()).contains("first");
+                });
+        V1ConfigMap forced = apply(client, "apply-a", "second", Map.of("owned", "2"), true);
+        assertThat(forced.getData()).containsEntry("owned", "2");
+    }
+
+    // ---------------------------------------------------------------- 9. the client's informer and kubectl
+
+    @Test
+    void clientJavaInformerSeesAddUpdateAndDelete() throws Exception {
+        ApiClient client = server().apiClient();
+        CoreV1Api core = new CoreV1Api(client);
+        core.createNamespacedConfigMap(namespace(), configMap("informer-seed", "informer")).execute();
+        SharedInformerFactory factory = new SharedInformerFactory(client);
+        SharedIndexInformer<V1ConfigMap> informer = factory.sharedIndexInformerFor(new GenericKubernetesApi<>(
+                V1ConfigMap.class, V1ConfigMapList.class, "", "v1", "configmaps", client), V1ConfigMap.class, 0L,
+                namespace());
+        List<String> seen = new CopyOnWriteArrayList<>();
+        informer.addEventHandler(new ResourceEventHandler<>() {
+            @Override
+            public void onAdd(V1ConfigMap obj) {
+                record("add:", obj);
+            }
+
+            @Override
+            public void onUpdate(V1ConfigMap oldObj, V1ConfigMap newObj) {
+                record("update:", newObj);
+            }
+
+            @Override
+            public void onDelete(V1ConfigMap obj, boolean deletedFinalStateUnknown) {
+                record("delete:", obj);
+            }
+
+            private void record(String what, V1ConfigMap obj) {
+                if ("informer".equals(obj.getMetadata().getLabels().get("scenario"))) {
+                    seen.add(what + obj.getMetadata().getName());
+                }
+            }
+        });
+        factory.startAllRegisteredInformers();
+        try {
+            await().atMost(WAIT).until(informer::hasSynced);
+            assertThat(seen).containsExactly("add:informer-seed");
+            core.createNamespacedConfigMap(namespace(), configMap("informer-x", "informer")).execute();
+            V1ConfigMap x = core.readNamespacedConfigMap("informer-x", namespace()).execute();
+            core.replaceNamespacedConfigMap("informer-x", namespace(), x.data(Map.of("v", "2"))).execute();
+            core.deleteNamespacedConfigMap("informer-x", namespace()).execute();
+
+            await().atMost(WAIT).until(() -> seen.size() == 4);
+            assertThat(seen).containsExactly("add:informer-seed", "add:informer-x", "update:informer-x",
+                    "delete:informer-x");
+        } finally {
+            factory.stopAllRegisteredInformers();
+        }
+    }
+
+    @Test
+    void kubectlCreatesGetsWatchesAndDeletes() throws Exception {
+        Kubectl kubectl = new Kubectl(server().kubectl());
+        String version = kubectl.run("version");
+        assertThat(version).contains("Client Version: v1.37.2", "Server Version:");
+
+        kubectl.apply(namespace(), """
+                apiVersion: v1
+                kind: ConfigMap
+                metadata:
+                  name: kubectl-x
+                  labels:
+                    scenario: kubectl
+                data:
+                  k: v1
+                """);
+        String json = kubectl.run("get", "configmap", "kubectl-x", "-n", namespace(), "-o", "jsonpath={.data.k}");
+        assertThat(json).isEqualTo("v1");
+
+        try (Kubectl.Background watch = kubectl.start("get", "configmap", "kubectl-x", "-n", namespace(), "-w",
+                "-o", "jsonpath={.data.k}{\"\\n\"}")) {
+            await().atMost(WAIT).until(() -> watch.output().contains("v1"));
+            CoreV1Api core = new CoreV1Api(server().apiClient());
+            V1ConfigMap x = core.readNamespacedConfigMap("kubectl-x", namespace()).execute();
+            core.replaceNamespacedConfigMap("kubectl-x", namespace(), x.data(Map.of("k", "v2"))).execute();
+            await().atMost(WAIT).until(() -> watch.output().lines().toList().contains("v2"));
+        }
+        assertThat(kubectl.run("delete", "configmap", "kubectl-x", "-n", namespace())).contains("deleted");
+        assertThatThrownBy(() -> new CoreV1Api(server().apiClient()).readNamespacedConfigMap("kubectl-x", namespace())
+                .execute()).isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
+    }
+
+    // ---------------------------------------------------------------- helpers
+
+    String namespace() {
+        return server().namespace();
+    }
+
+    WatchScope scope() {
+        return WatchScope.namespace(namespace());
+    }
+
+    static WatchOptions listWatch() {
+        return WatchOptions.defaults().withInitialList(InitialListStrategy.LIST_WATCH);
+    }
+
+    <T extends KubernetesObject> Watcher<T> start(ResourceType<T> type, RequestLog log, EventRecorder<T> recorder,
+                                                  WatchScope scope, WatchOptions options) {
+        Watcher<T> watcher = Watcher.builder(log.attachTo(server().apiClient()), type)
+                .scope(scope).options(options).backOff(QUICK).build();
+        watchers.add(watcher);
+        watcher.addListener(recorder);
+        watcher.start();
+        return watcher;
+    }
+
+    V1ConfigMap configMap(String name, String scenario) {
+        return new V1ConfigMap().apiVersion("v1").kind("ConfigMap")
+                .metadata(new V1ObjectMeta().namespace(namespace()).name(name).putLabelsItem("scenario", scenario))
+                .data(Map.of("v", "1"));
+    }
+
+    V1PodTemplate podTemplate(String name) {
+        return new V1PodTemplate().apiVersion("v1").kind("PodTemplate")
+                .metadata(new V1ObjectMeta().namespace(namespace()).name(name))
+                .template(new V1PodTemplateSpec().spec(new V1PodSpec().containers(
+                        List.of(new V1Container().name("main").image("registry.invalid/none:1")))));
+    }
+
+    void createConfigMaps(List<V1ConfigMap> configMaps) throws Exception {
+        CoreV1Api core = new CoreV1Api(server().apiClient());
+        ExecutorService pool = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<V1ConfigMap>> created = new ArrayList<>();
+            for (V1ConfigMap configMap : configMaps) {
+                created.add(pool.submit(() -> core.createNamespacedConfigMap(namespace(), configMap).execute()));
+            }
+            for (Future<V1ConfigMap> future : created) {
+                future.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private void relabel(CoreV1Api core, String name, String tier) throws ApiException {
+        V1ConfigMap configMap = core.readNamespacedConfigMap(name, namespace()).execute();
+        configMap.getMetadata().putLabelsItem("tier", tier);
+        core.replaceNamespacedConfigMap(name, namespace(), configMap).execute();
+    }
+
+    private V1ConfigMap apply(ApiClient client, String name, String manager, Map<String, String> data, boolean force)
+            throws ApiException {
+        String body = io.kubernetes.client.openapi.JSON.getGson().toJson(Map.of("apiVersion", "v1", "kind", "ConfigMap",
+                "metadata", Map.of("name", name, "namespace", namespace()), "data", data));
+        CoreV1Api core = new CoreV1Api(client);
+        return PatchUtils.patch(V1ConfigMap.class, () -> core.patchNamespacedConfigMap(name, namespace(),
+                        new V1Patch(body)).fieldManager(manager).force(force).buildCall(null),
+                V1Patch.PATCH_FORMAT_APPLY_YAML, client);
+    }
+
+    private static List<String> namesAndVersions(List<? extends KubernetesObject> objects) {
+        return objects.stream().map(o -> o.getMetadata().getName() + "@" + o.getMetadata().getResourceVersion())
+                .toList();
+    }
+}

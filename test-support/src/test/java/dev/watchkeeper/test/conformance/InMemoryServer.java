@@ -1,0 +1,83 @@
+package dev.watchkeeper.test.conformance;
+
+import dev.watchkeeper.test.apiserver.InMemoryApiServer;
+import dev.watchkeeper.test.controlplane.KubeControlPlane;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** The in-memory API server as a {@link ServerUnderTest}: one server per test class. */
+final class InMemoryServer implements ServerUnderTest, AutoCloseable {
+
+    private final InMemoryApiServer server = new InMemoryApiServer().start();
+    private final String namespace = "conformance";
+
+    InMemoryServer() {
+        try {
+            new CoreV1Api(server.apiClient()).createNamespace(
+                    new V1Namespace().metadata(new V1ObjectMeta().name(namespace))).execute();
+        } catch (ApiException e) {
+            throw new IllegalStateException(e.getResponseBody(), e);
+        }
+    }
+
+    InMemoryApiServer server() {
+        return server;
+    }
+
+    @Override
+    public String name() {
+        return "in-memory";
+    }
+
+    @Override
+    public ApiClient apiClient() {
+        return server.apiClient();
+    }
+
+    @Override
+    public String namespace() {
+        return namespace;
+    }
+
+    @Override
+    public void compact() {
+        server.compact();
+    }
+
+    @Override
+    public ApiClient restrictedClient() {
+        server.forbid("configmaps");
+        return server.apiClient();
+    }
+
+    @Override
+    public void grantConfigMaps() {
+        server.allow("configmaps");
+    }
+
+    @Override
+    public List<String> kubectl() {
+        try {
+            Path dir = Files.createTempDirectory("conformance-kubectl");
+            Path kubeconfig = server.writeKubeconfig(dir);
+            return List.of(KubeControlPlane.shared().kubectl().toString(), "--kubeconfig", kubeconfig.toString(),
+                    "--cache-dir", dir.resolve("cache").toString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+}
