@@ -29,7 +29,8 @@ const (
 )
 
 // start runs the control plane until stdin closes or SIGTERM/SIGINT arrives, then stops it and removes its data.
-func start(dir, binDir string) (err error) {
+// extraFlags are added to kube-apiserver's flags (e.g. --feature-gates=WatchList=false).
+func start(dir, binDir string, extraFlags []string) (err error) {
 	started := time.Now()
 	if dir, err = filepath.Abs(dir); err != nil {
 		return err
@@ -85,7 +86,7 @@ func start(dir, binDir string) (err error) {
 	}
 	server := fmt.Sprintf("https://127.0.0.1:%d", ports[2])
 	apiserver, err := startChild(filepath.Join(binDir, "kube-apiserver"), filepath.Join(logDir, "kube-apiserver.log"),
-		apiserverArgs(etcdURL, ports[2], keys)...)
+		append(apiserverArgs(etcdURL, ports[2], keys), extraFlags...)...)
 	if err != nil {
 		return err
 	}

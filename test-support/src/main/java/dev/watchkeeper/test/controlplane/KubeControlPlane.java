@@ -16,7 +16,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -41,9 +43,9 @@ public final class KubeControlPlane {
     /** Exit code of {@code controlplane/build} when Go is not installed. */
     private static final int NO_GO = 3;
 
-    private static KubeControlPlane shared;
+    private static final Map<List<String>, KubeControlPlane> started = new HashMap<>();
+    private static final Map<List<String>, RuntimeException> failures = new HashMap<>();
     private static String unavailable;
-    private static RuntimeException failure;
 
     private final Path dir;
     private final Process process;
@@ -57,23 +59,34 @@ public final class KubeControlPlane {
      * The JVM's control plane, started on first call. When it cannot be had (no script, no Go) this throws
      * {@link ExternalTool#missing(String)}: a skip with the reason, or a failure in CI.
      */
-    public static synchronized KubeControlPlane shared() {
-        if (shared != null) {
-            return shared;
+    public static KubeControlPlane shared() {
+        return shared(List.of());
+    }
+
+    /**
+     * A second kind of control plane whose kube-apiserver also gets {@code apiServerFlags}, e.g.
+     * {@code --feature-gates=WatchList=false}: one per distinct list of flags per JVM, started on first call.
+     */
+    public static synchronized KubeControlPlane shared(List<String> apiServerFlags) {
+        KubeControlPlane plane = started.get(apiServerFlags);
+        if (plane != null) {
+            return plane;
         }
-        if (unavailable == null && failure == null) {
+        if (failures.containsKey(apiServerFlags)) {
+            throw new IllegalStateException("the control plane failed to start earlier in this JVM",
+                    failures.get(apiServerFlags));
+        }
+        if (unavailable == null) {
             try {
-                shared = start();
-                return shared;
+                plane = start(apiServerFlags);
+                started.put(List.copyOf(apiServerFlags), plane);
+                return plane;
             } catch (Unavailable e) {
                 unavailable = e.getMessage();
             } catch (RuntimeException e) {
-                failure = e;
+                failures.put(List.copyOf(apiServerFlags), e);
                 throw e;
             }
-        }
-        if (failure != null) {
-            throw new IllegalStateException("the control plane failed to start earlier in this JVM", failure);
         }
         throw ExternalTool.missing(unavailable);
     }
@@ -160,15 +173,17 @@ public final class KubeControlPlane {
         }
     }
 
-    private static KubeControlPlane start() throws Unavailable {
+    private static KubeControlPlane start(List<String> apiServerFlags) throws Unavailable {
         Path script = findStartScript();
         try {
             Path dir = Files.createTempDirectory("watchkeeper-controlplane-");
             Path output = dir.resolve("start.log");
             long started = System.nanoTime();
             log.info("starting the control plane with {} (builds it first if needed; log {})", script, output);
-            Process process = new ProcessBuilder(script.toString(), dir.toString())
-                    .redirectErrorStream(true).redirectOutput(output.toFile()).start();
+            List<String> command = new ArrayList<>(List.of(script.toString(), dir.toString()));
+            command.addAll(apiServerFlags);
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile())
+                    .start();
             KubeControlPlane plane = new KubeControlPlane(dir, process);
             Runtime.getRuntime().addShutdownHook(new Thread(plane::stop, "watchkeeper-controlplane-stop"));
             long deadline = started + START_TIMEOUT.toNanos();
