@@ -83,6 +83,7 @@ public final class KubeControlPlane {
                 return plane;
             } catch (Unavailable e) {
                 unavailable = e.getMessage();
+                log.warn("skipping the tests that need it: {}", unavailable);
             } catch (RuntimeException e) {
                 failures.put(List.copyOf(apiServerFlags), e);
                 throw e;
@@ -191,6 +192,7 @@ public final class KubeControlPlane {
                 if (!process.isAlive()) {
                     String log = Files.readString(output, StandardCharsets.UTF_8).strip();
                     if (process.exitValue() == NO_GO) {
+                        plane.stop();
                         throw new Unavailable("no real control plane: " + lastLine(log)
                                 + " (install Go 1.26 to run these tests)");
                     }

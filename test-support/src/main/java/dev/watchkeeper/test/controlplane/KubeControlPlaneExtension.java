@@ -5,9 +5,12 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolver;
+import org.opentest4j.TestAbortedException;
 
 import java.util.Locale;
 import java.util.UUID;
@@ -17,9 +20,20 @@ import java.util.UUID;
  * creates the class's namespace, deletes it after the class, and resolves {@link KubeControlPlane} and
  * {@link TestNamespace} parameters.
  */
-public final class KubeControlPlaneExtension implements BeforeAllCallback, ParameterResolver {
+public final class KubeControlPlaneExtension implements ExecutionCondition, BeforeAllCallback, ParameterResolver {
 
     private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(KubeControlPlaneExtension.class);
+
+    /** Skips the class, with the reason, when no control plane can be had (and it is not required). */
+    @Override
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
+        try {
+            KubeControlPlane.shared();
+            return ConditionEvaluationResult.enabled("a real control plane is running");
+        } catch (TestAbortedException e) {
+            return ConditionEvaluationResult.disabled(e.getMessage());
+        }
+    }
 
     @Override
     public void beforeAll(ExtensionContext context) {
