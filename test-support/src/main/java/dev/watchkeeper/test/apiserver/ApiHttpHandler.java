@@ -9,18 +9,22 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.Optional;
 
-/** The front door: records each request, applies injected faults, then routes to discovery or resources. */
+/**
+ * The front door: records each request, applies injected faults, then routes to discovery, OpenAPI or resources.
+ */
 final class ApiHttpHandler implements HttpHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiHttpHandler.class);
 
     private final Faults faults;
     private final DiscoveryHandler discovery;
+    private final OpenApiHandler openApi;
     private final ResourceHandler resources;
 
-    ApiHttpHandler(Faults faults, DiscoveryHandler discovery, ResourceHandler resources) {
+    ApiHttpHandler(Faults faults, DiscoveryHandler discovery, OpenApiHandler openApi, ResourceHandler resources) {
         this.faults = faults;
         this.discovery = discovery;
+        this.openApi = openApi;
         this.resources = resources;
     }
 
@@ -59,6 +63,8 @@ final class ApiHttpHandler implements HttpHandler {
             }
             if (path.isPresent()) {
                 resources.handle(call, path.get());
+            } else if (OpenApiHandler.handles(call.path())) {
+                openApi.handle(call);
             } else {
                 discovery.handle(call);
             }

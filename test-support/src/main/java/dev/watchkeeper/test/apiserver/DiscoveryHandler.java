@@ -11,7 +11,7 @@ import java.util.function.Supplier;
 /**
  * Serves {@code /version}, health checks and legacy discovery ({@code /api}, {@code /api/v1}, {@code /apis},
  * {@code /apis/{group}[/{version}]}). Requests for aggregated discovery get the legacy document with
- * {@code Content-Type: application/json}, which makes kubectl fall back; OpenAPI answers 404.
+ * {@code Content-Type: application/json}, which makes kubectl fall back. OpenAPI is {@link OpenApiHandler}'s.
  */
 final class DiscoveryHandler {
 

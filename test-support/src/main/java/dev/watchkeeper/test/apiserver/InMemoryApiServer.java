@@ -72,9 +72,11 @@ public final class InMemoryApiServer implements AutoCloseable {
         this.port = builder.port;
         this.store = new ObjectStore(builder.historyLimit, builder.initialResourceVersion);
         this.operations = new ApiOperations(registry, store);
+        ResourceSchemas schemas = new ResourceSchemas(operations);
         this.handler = new ApiHttpHandler(faults,
                 new DiscoveryHandler(registry, r -> !faults.isHidden(r), () -> "127.0.0.1:" + port()),
-                new ResourceHandler(operations, faults, builder.bookmarkInterval));
+                new OpenApiHandler(registry, schemas, r -> !faults.isHidden(r)),
+                new ResourceHandler(operations, schemas, faults, builder.bookmarkInterval));
     }
 
     /**

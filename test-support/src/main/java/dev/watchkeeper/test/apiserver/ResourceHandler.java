@@ -18,11 +18,13 @@ final class ResourceHandler {
     private static final byte[] END_ITEMS = {']', '}'};
 
     private final ApiOperations operations;
+    private final ResourceSchemas schemas;
     private final Faults faults;
     private final Duration bookmarkInterval;
 
-    ResourceHandler(ApiOperations operations, Faults faults, Duration bookmarkInterval) {
+    ResourceHandler(ApiOperations operations, ResourceSchemas schemas, Faults faults, Duration bookmarkInterval) {
         this.operations = operations;
+        this.schemas = schemas;
         this.faults = faults;
         this.bookmarkInterval = bookmarkInterval;
     }
@@ -49,16 +51,31 @@ final class ResourceHandler {
                 if (resource.namespaced() && path.namespace() == null) {
                     throw Statuses.methodNotAllowed(call.method());
                 }
-                call.respond(201, present(resource, operations.create(resource, path.namespace(),
-                        Json.parseObject(call.body()))));
+                FieldValidation validation = FieldValidation.of(call, "CreateOptions");
+                JsonObject body = validation.checkBody(resource, schemas.of(resource), requestObject(call, resource));
+                JsonObject created = operations.create(resource, path.namespace(), body);
+                warn(call, validation);
+                call.respond(201, present(resource, created));
             }
             case "deletecollection" -> call.respond(200, deleteCollection(call, resource, path));
             case "get" -> call.respond(200, present(resource, operations.get(resource, path.namespace(), path.name())
                     .orElseThrow(() -> Statuses.notFound(resource.plural(), path.name()))));
-            case "update" -> call.respond(200, present(resource, operations.replace(resource, path.namespace(),
-                    path.name(), Json.parseObject(call.body()), status)));
-            case "patch" -> call.respond(200, present(resource, operations.update(resource, path.namespace(),
-                    path.name(), patch(call.contentType(), Json.parse(call.body())), status)));
+            case "update" -> {
+                FieldValidation validation = FieldValidation.of(call, "UpdateOptions");
+                JsonObject body = validation.checkBody(resource, schemas.of(resource), requestObject(call, resource));
+                JsonObject updated = operations.replace(resource, path.namespace(), path.name(), body, status);
+                warn(call, validation);
+                call.respond(200, present(resource, updated));
+            }
+            case "patch" -> {
+                FieldValidation validation = FieldValidation.of(call, "PatchOptions");
+                ResourceSchemas.ResourceSchema schema = schemas.of(resource);
+                UnaryOperator<JsonObject> change = patch(call.contentType(), Json.parse(call.body()));
+                JsonObject patched = operations.update(resource, path.namespace(), path.name(),
+                        current -> validation.checkPatched(schema, change.apply(current)), status);
+                warn(call, validation);
+                call.respond(200, present(resource, patched));
+            }
             case "delete" -> call.respond(200, present(resource, operations.delete(resource, path.namespace(),
                     path.name(), preconditions(call.body()))));
             default -> throw Statuses.methodNotAllowed(call.method());
@@ -147,12 +164,25 @@ final class ResourceHandler {
             if (!patch.isJsonObject()) {
                 throw Statuses.badRequest("a merge patch must be a JSON object");
             }
-            return current -> MergePatch.apply(current, patch, strategic).getAsJsonObject();
+            return strategic ? current -> StrategicMergePatch.apply(current, patch.getAsJsonObject())
+                    : current -> MergePatch.apply(current, patch, false).getAsJsonObject();
         }
         throw new StatusException(StatusException.Reason.UNSUPPORTED_MEDIA_TYPE,
                 "the body of the request was in an unknown format (" + contentType + ") - accepted media types include: "
                         + "application/json-patch+json, application/merge-patch+json, "
                         + "application/strategic-merge-patch+json");
+    }
+
+    /** The body of a create or update: JSON, or protobuf as kubectl sends built-in kinds. */
+    private JsonObject requestObject(HttpCall call, ApiResource resource) throws IOException {
+        if (ProtobufBodies.isProtobuf(call.contentType())) {
+            return ProtobufBodies.decode(call.exchange().getRequestBody().readAllBytes(), schemas.of(resource));
+        }
+        return Json.parseObject(call.body());
+    }
+
+    private static void warn(HttpCall call, FieldValidation validation) {
+        validation.warnings().forEach(warning -> call.exchange().getResponseHeaders().add("Warning", warning));
     }
 
     private static JsonObject preconditions(String body) {

@@ -43,6 +43,11 @@ final class ResourceRegistry {
         resources.add(ApiResource.clusterScoped(rbac, "v1", "clusterrolebindings", "ClusterRoleBinding"));
     }
 
+    /** Every servable resource, in registration order. */
+    List<ApiResource> all() {
+        return List.copyOf(resources);
+    }
+
     Optional<ApiResource> find(String group, String version, String plural) {
         return resources.stream()
                 .filter(r -> r.group().equals(group) && r.version().equals(version) && r.plural().equals(plural))
