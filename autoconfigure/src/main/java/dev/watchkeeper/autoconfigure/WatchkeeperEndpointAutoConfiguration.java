@@ -2,7 +2,6 @@ package dev.watchkeeper.autoconfigure;
 
 import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
-import dev.watchkeeper.registry.WatchkeeperSettings;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -20,7 +19,7 @@ public final class WatchkeeperEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    WatchkeeperEndpoint watchkeeperEndpoint(WatchkeeperRegistry registry, WatchkeeperSettings settings) {
-        return new WatchkeeperEndpoint(registry, settings);
+    WatchkeeperEndpoint watchkeeperEndpoint(WatchkeeperRegistry registry) {
+        return new WatchkeeperEndpoint(registry);
     }
 }

@@ -57,6 +57,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private final RetryPolicy retryPolicy;
     private final BackOffPolicy backOffPolicy;
     private final String backOffDescription;
+    private final BackOffSettings backOffSettings;
     private final List<RetryListener> retryListeners;
     private final BackOffSleeper sleeper;
     private final CacheStore<T> store;
@@ -94,6 +95,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
                 : builder.backOff.backOffPolicy(time.clock());
         this.backOffPolicy = policy instanceof SleepingBackOffPolicy<?> sleeping ? sleeping.withSleeper(sleeper) : policy;
         this.backOffDescription = backOffPolicy.toString();
+        this.backOffSettings = builder.backOffPolicy != null ? null : builder.backOff;
         this.retryPolicy = builder.retryPolicy != null ? builder.retryPolicy : builder.backOff.retryPolicy(time.clock());
         this.retryListeners = List.copyOf(builder.retryListeners);
         this.store = new CacheStore<>(builder.options.stripManagedFields());
@@ -349,7 +351,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         return new WatcherSnapshot(name, resource, scope.namespace(), scope.labelSelector(), scope.fieldSelector(),
                 phase, synced && phase != WatcherPhase.STOPPED, store.size(), resourceVersion, consecutiveFailures,
                 delay, nextAttemptAt, lastError,
-                new WatcherSnapshot.Counts(events, relists, errors), backOffDescription);
+                new WatcherSnapshot.Counts(events, relists, errors), backOffDescription, backOffSettings);
     }
 
     private WatcherPhase phaseOf(WatchState<T> state) {

@@ -1,5 +1,6 @@
 package dev.watchkeeper.watch;
 
+import dev.watchkeeper.backoff.BackOffSettings;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -21,12 +22,14 @@ import java.time.Instant;
  * @param nextAttemptAt       when the next attempt is due while backing off, or {@code null}
  * @param lastError           the latest error, or {@code null}
  * @param counts              totals since start
- * @param backOff             a description of the backoff policy
+ * @param backOff             a description of the backoff policy in use
+ * @param backOffSettings     the numbers of the built-in backoff policy in use, or {@code null} when the watcher
+ *                            runs a policy of its own ({@link Watcher.Builder#backOffPolicy})
  */
 public record WatcherSnapshot(String name, String resource, String namespace, String labelSelector,
         String fieldSelector, WatcherPhase phase, boolean synced, int objects, String resourceVersion,
         int consecutiveFailures, Duration currentDelay, Instant nextAttemptAt, WatchError lastError, Counts counts,
-        String backOff) {
+        String backOff, BackOffSettings backOffSettings) {
 
     /**
      * Totals since start.

@@ -21,7 +21,7 @@ import java.time.Instant;
  * @param currentDelay        the current backoff wait while backing off
  * @param nextAttemptAt       when the next attempt is due while backing off
  * @param lastError           the latest error
- * @param backoff             the backoff policy's parameters
+ * @param backoff             the parameters of the backoff policy the watcher uses
  * @param counts              totals since start
  */
 public record WatcherDescriptor(String name, String resource, String namespace, String labelSelector,
@@ -29,10 +29,11 @@ public record WatcherDescriptor(String name, String resource, String namespace, 
         int consecutiveFailures, Duration currentDelay, Instant nextAttemptAt, ErrorDescriptor lastError,
         BackoffDescriptor backoff, WatcherSnapshot.Counts counts) {
 
-    static WatcherDescriptor of(WatcherSnapshot s, BackoffDescriptor backoff) {
+    static WatcherDescriptor of(WatcherSnapshot s) {
         return new WatcherDescriptor(s.name(), s.resource(), s.namespace(), s.labelSelector(), s.fieldSelector(),
                 s.phase().name(), s.synced(), s.objects(), s.resourceVersion(), s.consecutiveFailures(),
-                s.currentDelay(), s.nextAttemptAt(), ErrorDescriptor.of(s.lastError()), backoff, s.counts());
+                s.currentDelay(), s.nextAttemptAt(), ErrorDescriptor.of(s.lastError()), BackoffDescriptor.of(s),
+                s.counts());
     }
 
     /**

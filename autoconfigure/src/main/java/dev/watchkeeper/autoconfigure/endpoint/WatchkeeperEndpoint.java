@@ -2,7 +2,6 @@ package dev.watchkeeper.autoconfigure.endpoint;
 
 import dev.watchkeeper.controller.Controller;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
-import dev.watchkeeper.registry.WatchkeeperSettings;
 import dev.watchkeeper.watch.Watcher;
 import java.util.Comparator;
 import java.util.List;
@@ -22,11 +21,9 @@ import org.springframework.lang.Nullable;
 public class WatchkeeperEndpoint {
 
     private final WatchkeeperRegistry registry;
-    private final WatchkeeperSettings settings;
 
-    public WatchkeeperEndpoint(WatchkeeperRegistry registry, WatchkeeperSettings settings) {
+    public WatchkeeperEndpoint(WatchkeeperRegistry registry) {
         this.registry = registry;
-        this.settings = settings;
     }
 
     /** Every watcher and reconciler, by name. */
@@ -34,7 +31,7 @@ public class WatchkeeperEndpoint {
     public WatchkeeperDescriptor watchkeeper() {
         List<WatcherDescriptor> watchers = registry.watchers().stream()
                 .sorted(Comparator.comparing(Watcher::name))
-                .map(this::describe).toList();
+                .map(watcher -> WatcherDescriptor.of(watcher.snapshot())).toList();
         List<ReconcilerDescriptor> reconcilers = registry.controllers().stream()
                 .sorted(Comparator.comparing(Controller::name))
                 .map(controller -> ReconcilerDescriptor.of(controller.snapshot())).toList();
@@ -47,7 +44,7 @@ public class WatchkeeperEndpoint {
     public Object watchkeeperItem(@Selector String name) {
         Optional<Watcher<?>> watcher = registry.watcher(name);
         if (watcher.isPresent()) {
-            return describe(watcher.get());
+            return WatcherDescriptor.of(watcher.get().snapshot());
         }
         return registry.controller(name).map(c -> ReconcilerDescriptor.of(c.snapshot())).orElse(null);
     }
@@ -71,12 +68,6 @@ public class WatchkeeperEndpoint {
                     new RetryDescriptor(name, "reconciler", "retrying " + failing + " failing keys now"));
         }
         return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
-    }
-
-    private WatcherDescriptor describe(Watcher<?> watcher) {
-        return WatcherDescriptor.of(watcher.snapshot(), settings.watcherBackOffPolicy(watcher.name()) == null
-                ? BackoffDescriptor.of(settings.watcherBackOff(watcher.name()))
-                : BackoffDescriptor.custom(watcher.snapshot().backOff()));
     }
 
     /**

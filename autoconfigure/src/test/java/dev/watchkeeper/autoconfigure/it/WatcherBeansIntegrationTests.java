@@ -8,6 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.annotation.Reconciler;
+import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
+import dev.watchkeeper.autoconfigure.endpoint.WatcherDescriptor;
+import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.annotation.WatchListener;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatcherDefinition;
@@ -46,7 +49,9 @@ import org.springframework.context.annotation.Bean;
         "watchkeeper.watchers.teams.api-version=v1",
         "watchkeeper.watchers.teams.kind=ConfigMap",
         "watchkeeper.watchers.teams.namespaces=team-a,team-b",
-        "watchkeeper.watchers.teams.backoff.initial-interval=2s"})
+        "watchkeeper.watchers.teams.backoff.initial-interval=2s",
+        "watchkeeper.backoff.initial-interval=1500ms",
+        "management.endpoints.web.exposure.include=watchkeeper"})
 class WatcherBeansIntegrationTests {
 
     static final KubeApiStub STUB = new KubeApiStub();
@@ -109,6 +114,9 @@ class WatcherBeansIntegrationTests {
     @Autowired
     MeterRegistry meters;
 
+    @Autowired
+    WatchkeeperEndpoint endpoint;
+
     @Test
     void aPropertyWatcherSyncsAndItsInjectedStoreAnswers() throws InterruptedException {
         assertThat(appConfig.awaitReady(WAIT)).isTrue();
@@ -167,6 +175,22 @@ class WatcherBeansIntegrationTests {
     }
 
     @Test
+    void theEndpointShowsTheBackoffEachWatcherUses() {
+        assertThat(initialInterval("teams@team-a")).as("a group member: the group's override")
+                .isEqualTo(Duration.ofSeconds(2));
+        assertThat(initialInterval("web-config")).as("a WatcherDefinition bean: its own backoff")
+                .isEqualTo(Duration.ofSeconds(5));
+        assertThat(initialInterval("configmaps@rec")).as("a @Reconciler watcher: the global backoff")
+                .isEqualTo(Duration.ofMillis(1500));
+        assertThat(((WatcherDescriptor) endpoint.watchkeeperItem("web-config")).backoff().policy())
+                .isEqualTo("exponential-jitter-reset");
+    }
+
+    private Duration initialInterval(String watcher) {
+        return ((WatcherDescriptor) endpoint.watchkeeperItem(watcher)).backoff().initialInterval();
+    }
+
+    @Test
     void aReconcilersWatcherIsABeanAndTheSameInstanceTheControllerUses() {
         Object bean = context.getBean("watchkeeper.watcher.configmaps@rec");
         assertThat(registry.controller("rec").orElseThrow().primary()).isSameAs(bean);
@@ -200,7 +224,9 @@ class WatcherBeansIntegrationTests {
 
         @Bean
         WatcherDefinition<V1ConfigMap> webConfigDefinition() {
-            return WatcherDefinition.of(V1ConfigMap.class).namespace("web").named("web-config");
+            return WatcherDefinition.of(V1ConfigMap.class).namespace("web").named("web-config")
+                    .backOff(new BackOffSettings(Duration.ofSeconds(5), 2.0, Duration.ofSeconds(30), 1.0,
+                            Duration.ofMinutes(2), null));
         }
 
         @Bean
