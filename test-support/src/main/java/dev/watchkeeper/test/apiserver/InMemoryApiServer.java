@@ -54,6 +54,7 @@ public final class InMemoryApiServer implements AutoCloseable {
     private final ObjectStore store;
     private final ApiOperations operations;
     private final ApiHttpHandler handler;
+    private final GarbageCollector garbageCollector;
     private final ExecutorService executor = Executors.newCachedThreadPool(daemonThreads("kube-api-fake-"));
     private final ScheduledExecutorService timer =
             Executors.newSingleThreadScheduledExecutor(daemonThreads("kube-api-fake-timer-"));
@@ -72,6 +73,7 @@ public final class InMemoryApiServer implements AutoCloseable {
         this.port = builder.port;
         this.store = new ObjectStore(builder.historyLimit, builder.initialResourceVersion);
         this.operations = new ApiOperations(registry, store);
+        this.garbageCollector = new GarbageCollector(operations, daemonThreads("kube-api-fake-gc-"));
         ResourceSchemas schemas = new ResourceSchemas(operations);
         this.handler = new ApiHttpHandler(faults,
                 new DiscoveryHandler(registry, r -> !faults.isHidden(r), () -> "127.0.0.1:" + port()),
@@ -114,6 +116,7 @@ public final class InMemoryApiServer implements AutoCloseable {
             }
             closed = true;
             timer.shutdownNow();
+            garbageCollector.close();
             store.endWatches();
             if (server != null) {
                 server.stop(0);

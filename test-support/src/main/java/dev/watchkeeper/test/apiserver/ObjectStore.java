@@ -10,10 +10,11 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.BinaryOperator;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 /**
@@ -22,9 +23,14 @@ import java.util.function.UnaryOperator;
  */
 final class ObjectStore {
 
+    /** Metadata only the server sets: an update keeps the current values. */
+    private static final List<String> SYSTEM_METADATA = List.of("uid", "creationTimestamp", "name", "namespace",
+            "resourceVersion", "generation", "deletionTimestamp", "deletionGracePeriodSeconds");
+
     private final Object lock = new Object();
     private final Map<String, ObjectTable> objects = new HashMap<>();
     private final Set<WatchSink> watches = new HashSet<>();
+    private final List<Consumer<StoredEvent>> listeners = new ArrayList<>();
     private final EventLog log;
     private long resourceVersion;
 
@@ -69,7 +75,7 @@ final class ObjectStore {
     }
 
     /**
-     * Stores a new object, stamping uid, creationTimestamp, resourceVersion and generation.
+     * Stores a new object, stamping uid, creationTimestamp and resourceVersion.
      *
      * @throws StatusException 409 AlreadyExists
      */
@@ -83,7 +89,6 @@ final class ObjectStore {
             JsonObject metadata = Json.ensureObject(stored, "metadata");
             metadata.addProperty("uid", UUID.randomUUID().toString());
             metadata.addProperty("creationTimestamp", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
-            metadata.addProperty("generation", 1);
             metadata.addProperty("resourceVersion", Long.toString(++resourceVersion));
             table.put(key, stored);
             publish(new StoredEvent(resourceVersion, "ADDED", resource.groupResource(), stored, null));
@@ -92,12 +97,17 @@ final class ObjectStore {
     }
 
     /**
-     * Replaces an object with {@code change(current)}, the way an update or patch does.
+     * Replaces an object with {@code change(current)}, the way an update or patch does. An object being deleted
+     * whose change leaves no finalizers is removed (a DELETED event carrying its last stored state), as the real
+     * server does; the change is then returned with the resourceVersion it was based on.
      *
      * @param statusOnly {@code true} for the status subresource: only {@code .status} is taken from the change
+     * @param finish     completes the assembled next state given the current one (generation, managed fields,
+     *                   validation; may throw)
      * @throws StatusException 404 NotFound, 409 Conflict when the change carries a stale resourceVersion
      */
-    JsonObject update(ApiResource resource, ObjectKey key, UnaryOperator<JsonObject> change, boolean statusOnly) {
+    JsonObject update(ApiResource resource, ObjectKey key, UnaryOperator<JsonObject> change, boolean statusOnly,
+                      BinaryOperator<JsonObject> finish) {
         synchronized (lock) {
             ObjectTable table = table(resource);
             JsonObject current = table.get(key);
@@ -118,16 +128,21 @@ final class ObjectStore {
             }
             JsonObject metadata = statusOnly ? Json.ensureObject(next, "metadata") : candidateMetadata.deepCopy();
             next.add("metadata", metadata);
-            for (String kept : List.of("uid", "creationTimestamp", "name", "namespace", "resourceVersion")) {
+            if (statusOnly) {
+                copyMember(candidateMetadata, metadata, "managedFields");
+            }
+            for (String kept : SYSTEM_METADATA) {
                 copyMember(currentMetadata, metadata, kept);
             }
-            long generation = currentMetadata.has("generation") ? currentMetadata.get("generation").getAsLong() : 1;
-            boolean specChanged = !Objects.equals(current.get("spec"), next.get("spec"));
-            metadata.addProperty("generation", generation + (specChanged && !statusOnly ? 1 : 0));
             copyMember(current, next, "apiVersion");
             copyMember(current, next, "kind");
+            next = finish.apply(current, next);
             if (next.equals(current)) {
                 return current;
+            }
+            if (metadata.has("deletionTimestamp") && !metadata.has("finalizers")) {
+                remove(resource, table, key, current);
+                return next;
             }
             metadata.addProperty("resourceVersion", Long.toString(++resourceVersion));
             table.put(key, next);
@@ -137,25 +152,46 @@ final class ObjectStore {
     }
 
     /**
-     * Removes an object; returns its last state carrying the deletion's resourceVersion.
+     * Deletes an object: {@code decide(current)} checks preconditions (may throw) and returns {@code null} to
+     * remove it now, or the state to keep it in while finalizers run (stored with a new resourceVersion unless
+     * unchanged).
      *
-     * @param precondition checks the current object first (may throw), e.g. a uid or resourceVersion precondition
      * @throws StatusException 404 NotFound
      */
-    JsonObject delete(ApiResource resource, ObjectKey key, UnaryOperator<JsonObject> precondition) {
+    Deletion delete(ApiResource resource, ObjectKey key, UnaryOperator<JsonObject> decide) {
         synchronized (lock) {
             ObjectTable table = table(resource);
             JsonObject current = table.get(key);
             if (current == null) {
                 throw Statuses.notFound(resource.plural(), key.name());
             }
-            precondition.apply(current);
-            table.remove(key);
-            JsonObject deleted = current.deepCopy();
-            Json.ensureObject(deleted, "metadata").addProperty("resourceVersion", Long.toString(++resourceVersion));
-            publish(new StoredEvent(resourceVersion, "DELETED", resource.groupResource(), deleted, null));
-            return deleted;
+            JsonObject kept = decide.apply(current.deepCopy());
+            if (kept == null) {
+                return new Deletion(remove(resource, table, key, current), true);
+            }
+            if (kept.equals(current)) {
+                return new Deletion(current, false);
+            }
+            Json.ensureObject(kept, "metadata").addProperty("resourceVersion", Long.toString(++resourceVersion));
+            table.put(key, kept);
+            publish(new StoredEvent(resourceVersion, "MODIFIED", resource.groupResource(), kept, current));
+            return new Deletion(kept, false);
         }
+    }
+
+    /** Calls {@code listener} with every change, under the store lock: it must not block or call the store. */
+    void listen(Consumer<StoredEvent> listener) {
+        synchronized (lock) {
+            listeners.add(listener);
+        }
+    }
+
+    private JsonObject remove(ApiResource resource, ObjectTable table, ObjectKey key, JsonObject current) {
+        table.remove(key);
+        JsonObject deleted = current.deepCopy();
+        Json.ensureObject(deleted, "metadata").addProperty("resourceVersion", Long.toString(++resourceVersion));
+        publish(new StoredEvent(resourceVersion, "DELETED", resource.groupResource(), deleted, null));
+        return deleted;
     }
 
     /** Forgets every object and the history of a resource, ending its open watches (its CRD was deleted). */
@@ -225,6 +261,7 @@ final class ObjectStore {
 
     private void publish(StoredEvent event) {
         log.append(event);
+        listeners.forEach(l -> l.accept(event));
         for (WatchSink sink : watches) {
             if (sink.groupResource().equals(event.groupResource())) {
                 sink.offer(event);
@@ -243,6 +280,10 @@ final class ObjectStore {
         } else {
             to.add(member, value.deepCopy());
         }
+    }
+
+    /** The outcome of a delete: the object's last state, and whether it is gone or waits for finalizers. */
+    record Deletion(JsonObject object, boolean removed) {
     }
 
     /** Objects as of one resourceVersion. */

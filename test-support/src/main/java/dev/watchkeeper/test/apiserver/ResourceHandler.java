@@ -7,6 +7,7 @@ import dev.watchkeeper.store.LabelSelector;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -53,31 +54,40 @@ final class ResourceHandler {
                 }
                 FieldValidation validation = FieldValidation.of(call, "CreateOptions");
                 JsonObject body = validation.checkBody(resource, schemas.of(resource), requestObject(call, resource));
-                JsonObject created = operations.create(resource, path.namespace(), body);
+                JsonObject created = operations.create(resource, path.namespace(), body, Writers.of(call, false));
                 warn(call, validation);
                 call.respond(201, present(resource, created));
             }
             case "deletecollection" -> call.respond(200, deleteCollection(call, resource, path));
-            case "get" -> call.respond(200, present(resource, operations.get(resource, path.namespace(), path.name())
-                    .orElseThrow(() -> Statuses.notFound(resource.plural(), path.name()))));
+            case "get" -> {
+                JsonObject object = operations.get(resource, path.namespace(), path.name())
+                        .orElseThrow(() -> Statuses.notFound(resource.plural(), path.name()));
+                call.respond(200, TableFormat.requested(call)
+                        ? TableFormat.of(List.of(object), new JsonObject(), Instant.now()) : present(resource, object));
+            }
             case "update" -> {
                 FieldValidation validation = FieldValidation.of(call, "UpdateOptions");
                 JsonObject body = validation.checkBody(resource, schemas.of(resource), requestObject(call, resource));
-                JsonObject updated = operations.replace(resource, path.namespace(), path.name(), body, status);
+                JsonObject updated = operations.replace(resource, path.namespace(), path.name(), body,
+                        Writers.of(call, status));
                 warn(call, validation);
                 call.respond(200, present(resource, updated));
             }
             case "patch" -> {
+                if (ServerSideApply.isApply(call)) {
+                    ServerSideApply.handle(call, operations, resource, path);
+                    return;
+                }
                 FieldValidation validation = FieldValidation.of(call, "PatchOptions");
                 ResourceSchemas.ResourceSchema schema = schemas.of(resource);
                 UnaryOperator<JsonObject> change = patch(call.contentType(), Json.parse(call.body()));
                 JsonObject patched = operations.update(resource, path.namespace(), path.name(),
-                        current -> validation.checkPatched(schema, change.apply(current)), status);
+                        current -> validation.checkPatched(schema, change.apply(current)), Writers.of(call, status));
                 warn(call, validation);
                 call.respond(200, present(resource, patched));
             }
-            case "delete" -> call.respond(200, present(resource, operations.delete(resource, path.namespace(),
-                    path.name(), preconditions(call.body()))));
+            case "delete" -> call.respond(200, ApiOperations.deleteAnswer(resource, operations.delete(resource,
+                    path.namespace(), path.name(), deleteOptions(call.body()))));
             default -> throw Statuses.methodNotAllowed(call.method());
         }
     }
@@ -124,6 +134,10 @@ final class ResourceHandler {
                 metadata.addProperty("remainingItemCount", page.remaining());
             }
         }
+        if (TableFormat.requested(call)) {
+            call.respond(200, TableFormat.of(page.items(), metadata, Instant.now()));
+            return;
+        }
         call.respond(200, encodedListBody(resource, metadata, page));
     }
 
@@ -147,7 +161,7 @@ final class ResourceHandler {
         for (JsonObject item : operations.store().list(resource, path.namespace()).items()) {
             if (filter.matches(item)) {
                 ObjectKey key = keyOf(item);
-                deleted.add(operations.delete(resource, key.namespace(), key.name(), new JsonObject()));
+                deleted.add(operations.delete(resource, key.namespace(), key.name(), new JsonObject()).object());
             }
         }
         JsonObject metadata = new JsonObject();
@@ -185,8 +199,8 @@ final class ResourceHandler {
         validation.warnings().forEach(warning -> call.exchange().getResponseHeaders().add("Warning", warning));
     }
 
-    private static JsonObject preconditions(String body) {
-        return body.isBlank() ? new JsonObject() : Json.object(Json.parseObject(body), "preconditions");
+    private static JsonObject deleteOptions(String body) {
+        return body.isBlank() ? new JsonObject() : Json.parseObject(body);
     }
 
     private static WatchFilter filter(HttpCall call, ResourcePath path) {

@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -21,6 +22,7 @@ final class ResourceRegistry {
     static final String CRD_PLURAL = "customresourcedefinitions";
 
     private final List<ApiResource> resources = new CopyOnWriteArrayList<>();
+    private final Set<String> builtIns = new HashSet<>();
 
     ResourceRegistry() {
         resources.add(ApiResource.clusterScoped("", "v1", "namespaces", "Namespace").withShortNames("ns").withStatus());
@@ -29,6 +31,7 @@ final class ResourceRegistry {
         resources.add(ApiResource.namespaced("", "v1", "pods", "Pod").withShortNames("po").withStatus());
         resources.add(ApiResource.namespaced("", "v1", "services", "Service").withShortNames("svc").withStatus());
         resources.add(ApiResource.namespaced("", "v1", "serviceaccounts", "ServiceAccount").withShortNames("sa"));
+        resources.add(ApiResource.namespaced("", "v1", "podtemplates", "PodTemplate"));
         resources.add(ApiResource.namespaced("", "v1", "events", "Event").withShortNames("ev"));
         resources.add(ApiResource.namespaced("apps", "v1", "deployments", "Deployment").withShortNames("deploy")
                 .withStatus());
@@ -41,6 +44,12 @@ final class ResourceRegistry {
         resources.add(ApiResource.namespaced(rbac, "v1", "rolebindings", "RoleBinding"));
         resources.add(ApiResource.clusterScoped(rbac, "v1", "clusterroles", "ClusterRole"));
         resources.add(ApiResource.clusterScoped(rbac, "v1", "clusterrolebindings", "ClusterRoleBinding"));
+        resources.forEach(r -> builtIns.add(r.groupResource()));
+    }
+
+    /** Whether a resource is one of the server's own (not defined by a CRD or {@code serve}). */
+    boolean isBuiltIn(ApiResource resource) {
+        return builtIns.contains(resource.groupResource());
     }
 
     /** Every servable resource, in registration order. */

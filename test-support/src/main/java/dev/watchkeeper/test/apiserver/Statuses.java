@@ -1,6 +1,12 @@
 package dev.watchkeeper.test.apiserver;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /** Factory of the {@link StatusException}s a real API server answers with, worded like one. */
 final class Statuses {
@@ -83,6 +89,92 @@ final class Statuses {
 
     static StatusException internalError(String message) {
         return new StatusException(StatusException.Reason.INTERNAL_ERROR, message);
+    }
+
+    /** 422 for a field a write may not set, e.g. a new finalizer on an object being deleted. */
+    static StatusException fieldForbidden(ApiResource resource, String name, String field, String detail) {
+        String kind = resource.group().isEmpty() ? resource.kind() : resource.kind() + "." + resource.group();
+        JsonObject details = new JsonObject();
+        details.addProperty("name", name);
+        if (!resource.group().isEmpty()) {
+            details.addProperty("group", resource.group());
+        }
+        details.addProperty("kind", resource.kind());
+        details.add("causes", causes(cause("FieldValueForbidden", "Forbidden: " + detail, field)));
+        return new StatusException(StatusException.Reason.INVALID,
+                kind + " \"" + name + "\" is invalid: " + field + ": Forbidden: " + detail, details);
+    }
+
+    /** 422 for an apply without the {@code fieldManager} query parameter. */
+    static StatusException fieldManagerRequired() {
+        JsonObject details = new JsonObject();
+        details.addProperty("group", "meta.k8s.io");
+        details.addProperty("kind", "PatchOptions");
+        details.add("causes", causes(cause("FieldValueRequired", "Required value: is required for apply patch",
+                "fieldManager")));
+        return new StatusException(StatusException.Reason.INVALID,
+                "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch",
+                details);
+    }
+
+    /** 409 for an apply changing fields other managers own, worded and ordered like the real server's. */
+    static StatusException applyConflict(List<FieldManager.Conflict> conflicts) {
+        JsonArray causes = new JsonArray();
+        Map<String, List<String>> byOwner = new TreeMap<>();
+        for (FieldManager.Conflict conflict : conflicts) {
+            causes.add(cause("FieldManagerConflict", "conflict with " + conflict.describe(), conflict.path()));
+            byOwner.computeIfAbsent(conflict.describe(), o -> new ArrayList<>()).add(conflict.path());
+        }
+        String message;
+        if (conflicts.size() == 1) {
+            message = "Apply failed with 1 conflict: conflict with " + conflicts.get(0).describe() + ": "
+                    + conflicts.get(0).path();
+        } else {
+            List<String> lines = new ArrayList<>();
+            byOwner.forEach((owner, paths) -> {
+                lines.add("conflicts with " + owner + ":");
+                paths.forEach(path -> lines.add("- " + path));
+            });
+            message = "Apply failed with " + conflicts.size() + " conflicts: " + String.join("\n", lines);
+        }
+        JsonObject details = new JsonObject();
+        details.add("causes", causes);
+        return new StatusException(StatusException.Reason.CONFLICT, message, details);
+    }
+
+    /** The {@code Status} a delete that removed an object answers with (most resources; some return the object). */
+    static JsonObject deleted(ApiResource resource, JsonObject object) {
+        JsonObject metadata = Json.object(object, "metadata");
+        JsonObject details = new JsonObject();
+        details.addProperty("name", Json.string(metadata, "name"));
+        if (!resource.group().isEmpty()) {
+            details.addProperty("group", resource.group());
+        }
+        details.addProperty("kind", resource.plural());
+        details.addProperty("uid", Json.string(metadata, "uid"));
+        JsonObject status = new JsonObject();
+        status.addProperty("kind", "Status");
+        status.addProperty("apiVersion", "v1");
+        status.add("metadata", new JsonObject());
+        status.addProperty("status", "Success");
+        status.add("details", details);
+        return status;
+    }
+
+    private static JsonObject cause(String reason, String message, String field) {
+        JsonObject cause = new JsonObject();
+        cause.addProperty("reason", reason);
+        cause.addProperty("message", message);
+        cause.addProperty("field", field);
+        return cause;
+    }
+
+    private static JsonArray causes(JsonObject... causes) {
+        JsonArray array = new JsonArray();
+        for (JsonObject cause : causes) {
+            array.add(cause);
+        }
+        return array;
     }
 
     private static JsonObject details(String plural, String name) {
