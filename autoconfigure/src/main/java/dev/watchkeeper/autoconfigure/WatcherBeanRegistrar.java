@@ -1,6 +1,7 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.annotation.ReconcilerWatchers;
+import dev.watchkeeper.annotation.ParsedReconciler;
+import dev.watchkeeper.annotation.ReconcilerParser;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import dev.watchkeeper.registry.WatcherDeclaration;
@@ -78,12 +79,14 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
             if (WatcherDefinition.class.isAssignableFrom(type)) {
                 registerDefinition(registry, beanFactory, beanName);
             } else {
-                for (WatcherDeclaration<?> declaration : ReconcilerWatchers.declaredBy(ClassUtils.getUserClass(type),
+                for (ParsedReconciler reconciler : ReconcilerParser.parse(ClassUtils.getUserClass(type), beanName,
                         environment::resolvePlaceholders)) {
-                    String name = declaration.effectiveName();
-                    if (!registry.containsBeanDefinition(WATCHER_BEAN_PREFIX + name)) {
-                        registerPair(registry, name, () -> name, declaration.type().javaType(),
-                                () -> registry(beanFactory).watcher(declaration));
+                    for (WatcherDeclaration<?> declaration : reconciler.watchers()) {
+                        String name = declaration.effectiveName();
+                        if (!registry.containsBeanDefinition(WATCHER_BEAN_PREFIX + name)) {
+                            registerPair(registry, name, () -> name, declaration.type().javaType(),
+                                    () -> registry(beanFactory).watcher(declaration));
+                        }
                     }
                 }
             }

@@ -6,14 +6,10 @@ import dev.watchkeeper.registry.ControllerDeclaration;
 import dev.watchkeeper.registry.SecondaryDeclaration;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatcherDeclaration;
-import dev.watchkeeper.resource.ResourceType;
-import dev.watchkeeper.watch.WatchScope;
-import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
@@ -22,18 +18,16 @@ import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.context.EmbeddedValueResolverAware;
-import org.springframework.core.MethodIntrospector;
+import org.springframework.context.EnvironmentAware;
 import org.springframework.core.Ordered;
 import org.springframework.core.ResolvableType;
-import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.core.annotation.AnnotationUtils;
-import org.springframework.util.StringValueResolver;
+import org.springframework.core.env.Environment;
 
 /**
  * Finds {@link Reconciler @Reconciler} methods on beans and registers a controller for each with the
- * {@link WatchkeeperRegistry} bean (modelled on {@code ScheduledAnnotationBeanPostProcessor}). Methods are checked
- * as each bean is initialized, so a wrong signature fails start-up naming the bean and method; declarations are
+ * {@link WatchkeeperRegistry} bean (modelled on {@code ScheduledAnnotationBeanPostProcessor}). Methods are parsed
+ * and checked by {@link ReconcilerParser} as each bean is initialized, so a wrong signature fails start-up naming
+ * the bean and method; placeholders are resolved from the {@link Environment}; declarations are
  * registered once all singletons exist, so mapper and filter beans can be looked up. Declare it as a
  * {@code static @Bean}:
  *
@@ -45,16 +39,15 @@ import org.springframework.util.StringValueResolver;
  * }</pre>
  */
 public class ReconcilerAnnotationBeanPostProcessor
-        implements BeanPostProcessor, BeanFactoryAware, EmbeddedValueResolverAware, SmartInitializingSingleton,
-        Ordered {
+        implements BeanPostProcessor, BeanFactoryAware, EnvironmentAware, SmartInitializingSingleton, Ordered {
 
-    /** A checked method waiting for registration. */
-    private record Found(String beanName, Method method, Reconciler annotation, ReconcilerMethod function) {
+    /** A parsed method on its bean, waiting for registration. */
+    private record Found(ParsedReconciler parsed, ReconcilerMethod function) {
     }
 
     private final List<Found> pending = new ArrayList<>();
     private ListableBeanFactory beanFactory;
-    private StringValueResolver resolver;
+    private Environment environment;
     private boolean singletonsReady;
 
     @Override
@@ -66,8 +59,8 @@ public class ReconcilerAnnotationBeanPostProcessor
     }
 
     @Override
-    public void setEmbeddedValueResolver(StringValueResolver resolver) {
-        this.resolver = resolver;
+    public void setEnvironment(Environment environment) {
+        this.environment = environment;
     }
 
     @Override
@@ -77,18 +70,15 @@ public class ReconcilerAnnotationBeanPostProcessor
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
-        Class<?> targetClass = AopUtils.getTargetClass(bean);
-        if (!AnnotationUtils.isCandidateClass(targetClass, Reconciler.class)) {
+        List<Found> found = new ArrayList<>();
+        for (ParsedReconciler parsed : ReconcilerParser.parse(AopUtils.getTargetClass(bean), beanName,
+                environment::resolvePlaceholders)) {
+            Method invocable = AopUtils.selectInvocableMethod(parsed.method(), bean.getClass());
+            found.add(new Found(parsed, new ReconcilerMethod(bean, invocable, parsed.takesContext())));
+        }
+        if (found.isEmpty()) {
             return bean;
         }
-        Map<Method, Reconciler> methods = MethodIntrospector.selectMethods(targetClass,
-                (MethodIntrospector.MetadataLookup<Reconciler>) method ->
-                        AnnotatedElementUtils.findMergedAnnotation(method, Reconciler.class));
-        List<Found> found = new ArrayList<>();
-        methods.forEach((method, annotation) -> {
-            Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
-            found.add(new Found(beanName, method, annotation, ReconcilerMethod.of(bean, beanName, invocable)));
-        });
         synchronized (pending) {
             if (singletonsReady) {
                 found.forEach(this::register); // a lazy bean created after start-up
@@ -113,80 +103,42 @@ public class ReconcilerAnnotationBeanPostProcessor
         try {
             declaration = declaration(found);
         } catch (IllegalArgumentException e) {
-            throw ReconcilerMethod.invalid(found.beanName(), found.method(), e.getMessage());
+            throw found.parsed().invalid(e.getMessage());
         }
-        registry().registerController(declaration);
-    }
-
-    private WatchkeeperRegistry registry() {
-        return beanFactory.getBean(WatchkeeperRegistry.class);
+        beanFactory.getBean(WatchkeeperRegistry.class).registerController(declaration);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private ControllerDeclaration<?> declaration(Found found) {
-        Reconciler annotation = found.annotation();
-        String source = ReconcilerMethod.describe(found.beanName(), found.method());
-        String name = resolve(annotation.name());
-        if (name.isEmpty()) {
-            name = found.beanName() + "-" + found.method().getName();
-        }
-        // The same computation as ReconcilerWatchers, so a watcher made a bean early is the one the controller gets.
-        WatcherDeclaration<?> primary;
-        try {
-            primary = ReconcilerWatchers.primary(found.function().primaryType(), annotation, this::resolve);
-        } catch (IllegalArgumentException e) {
-            throw ReconcilerMethod.invalid(found.beanName(), found.method(), e.getMessage());
-        }
-        WatchScope scope = primary.scope();
+        ParsedReconciler parsed = found.parsed();
+        Reconciler annotation = parsed.annotation();
         List<SecondaryDeclaration<?>> secondaries = new ArrayList<>();
-        WatchScope secondaryScope = WatchScope.namespace(scope.namespace());
-        for (Class<? extends KubernetesObject> owned : annotation.owns()) {
-            secondaries.add(SecondaryDeclaration.owned(WatcherDeclaration.of(secondaryType(found, owned),
-                    secondaryScope)));
-        }
-        for (Class<? extends KubernetesObject> watched : annotation.watches()) {
-            secondaries.add(SecondaryDeclaration.watched(WatcherDeclaration.of(secondaryType(found, watched),
-                    secondaryScope), (SecondaryMapper) mapper(found, watched)));
+        parsed.owned().forEach(owned -> secondaries.add(SecondaryDeclaration.owned(owned)));
+        for (WatcherDeclaration<?> watched : parsed.watched()) {
+            secondaries.add(SecondaryDeclaration.watched(watched,
+                    (SecondaryMapper) mapper(parsed, watched.type().javaType())));
         }
         TriggerFilter filter = annotation.filter().isEmpty() ? null
-                : beanFactory.getBean(resolve(annotation.filter()), TriggerFilter.class);
-        return new ControllerDeclaration(name, primary, secondaries,
-                (dev.watchkeeper.controller.ReconcileFunction) found.function(), annotation.concurrency(),
-                Set.of(annotation.triggerOn()), filter, source);
-    }
-
-    private ResourceType<?> secondaryType(Found found, Class<? extends KubernetesObject> type) {
-        try {
-            return ResourceTypes.resolve(type);
-        } catch (IllegalArgumentException e) {
-            throw ReconcilerMethod.invalid(found.beanName(), found.method(), e.getMessage());
-        }
+                : beanFactory.getBean(AnnotatedMethods.resolve(environment::resolvePlaceholders, annotation.filter()),
+                        TriggerFilter.class);
+        return new ControllerDeclaration(parsed.name(), parsed.primary(), secondaries, found.function(),
+                annotation.concurrency(), Set.of(annotation.triggerOn()), filter, parsed.source());
     }
 
     /** The one {@code SecondaryMapper<S>} bean for {@code type}, among the named ones when names are given. */
-    private SecondaryMapper<?> mapper(Found found, Class<?> type) {
+    private SecondaryMapper<?> mapper(ParsedReconciler parsed, Class<?> type) {
         ResolvableType wanted = ResolvableType.forClassWithGenerics(SecondaryMapper.class, type);
-        List<String> named = Arrays.stream(found.annotation().mapper()).map(this::resolve).toList();
+        List<String> named = Arrays.stream(parsed.annotation().mapper())
+                .map(name -> AnnotatedMethods.resolve(environment::resolvePlaceholders, name)).toList();
         List<String> candidates = Arrays.stream(beanFactory.getBeanNamesForType(wanted))
                 .filter(candidate -> named.isEmpty() || named.contains(candidate)).toList();
         if (candidates.size() != 1) {
-            throw ReconcilerMethod.invalid(found.beanName(), found.method(), (candidates.isEmpty()
+            throw parsed.invalid(candidates.isEmpty()
                     ? "it watches " + type.getSimpleName() + " but there is no SecondaryMapper<" + type.getSimpleName()
                             + "> bean" + (named.isEmpty() ? "" : " among " + named)
                     : "it watches " + type.getSimpleName() + " and several SecondaryMapper<" + type.getSimpleName()
-                            + "> beans fit: " + candidates + "; name one in mapper"));
+                            + "> beans fit: " + candidates + "; name one in mapper");
         }
         return beanFactory.getBean(candidates.get(0), SecondaryMapper.class);
-    }
-
-    private String resolve(String value) {
-        if (value == null || value.isEmpty() || resolver == null) {
-            return value == null ? "" : value;
-        }
-        String resolved = resolver.resolveStringValue(value);
-        if (resolved != null && resolved.contains("${")) {
-            throw new IllegalArgumentException("cannot resolve the placeholder in '" + value + "'");
-        }
-        return resolved == null ? "" : resolved;
     }
 }

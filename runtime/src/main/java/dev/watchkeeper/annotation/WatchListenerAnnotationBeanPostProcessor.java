@@ -6,7 +6,6 @@ import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.WatchEventListener;
 import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.common.KubernetesObject;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,14 +16,11 @@ import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.config.BeanPostProcessor;
-import org.springframework.context.EmbeddedValueResolverAware;
+import org.springframework.context.EnvironmentAware;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.core.MethodIntrospector;
 import org.springframework.core.ResolvableType;
-import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.core.annotation.AnnotationUtils;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ReflectionUtils;
-import org.springframework.util.StringValueResolver;
 
 /**
  * Finds {@link WatchListener @WatchListener} methods on beans and attaches each, behind its own
@@ -40,7 +36,7 @@ import org.springframework.util.StringValueResolver;
  * }</pre>
  */
 public class WatchListenerAnnotationBeanPostProcessor
-        implements BeanPostProcessor, BeanFactoryAware, EmbeddedValueResolverAware, SmartLifecycle {
+        implements BeanPostProcessor, BeanFactoryAware, EnvironmentAware, SmartLifecycle {
 
     /** A checked method waiting for its watchers. */
     private record Found(String beanName, Object bean, Method method, String watcherName, int bufferSize) {
@@ -49,7 +45,7 @@ public class WatchListenerAnnotationBeanPostProcessor
     private final List<Found> pending = new ArrayList<>();
     private final List<BufferedWatchEventListener<?>> listeners = new CopyOnWriteArrayList<>();
     private BeanFactory beanFactory;
-    private StringValueResolver resolver;
+    private Environment environment;
     private volatile boolean running;
 
     @Override
@@ -58,19 +54,16 @@ public class WatchListenerAnnotationBeanPostProcessor
     }
 
     @Override
-    public void setEmbeddedValueResolver(StringValueResolver resolver) {
-        this.resolver = resolver;
+    public void setEnvironment(Environment environment) {
+        this.environment = environment;
     }
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
-        Class<?> targetClass = AopUtils.getTargetClass(bean);
-        if (!AnnotationUtils.isCandidateClass(targetClass, WatchListener.class)) {
+        Map<Method, WatchListener> methods = AnnotatedMethods.find(AopUtils.getTargetClass(bean), WatchListener.class);
+        if (methods.isEmpty()) {
             return bean;
         }
-        Map<Method, WatchListener> methods = MethodIntrospector.selectMethods(targetClass,
-                (MethodIntrospector.MetadataLookup<WatchListener>) method ->
-                        AnnotatedElementUtils.findMergedAnnotation(method, WatchListener.class));
         List<Found> found = new ArrayList<>();
         methods.forEach((method, annotation) -> {
             Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
@@ -78,7 +71,12 @@ public class WatchListenerAnnotationBeanPostProcessor
                 throw invalid(beanName, method, "it must take one parameter: a WatchEvent, one of its records, or"
                         + " the watched object type");
             }
-            String name = resolve(annotation.value());
+            String name;
+            try {
+                name = AnnotatedMethods.resolve(environment::resolvePlaceholders, annotation.value());
+            } catch (IllegalArgumentException e) {
+                throw invalid(beanName, method, e.getMessage());
+            }
             if (name.isEmpty()) {
                 throw invalid(beanName, method, "it must name a watcher");
             }
@@ -179,28 +177,15 @@ public class WatchListenerAnnotationBeanPostProcessor
 
     private static void invoke(Found found, Object argument) {
         try {
-            found.method().invoke(found.bean(), argument);
-        } catch (InvocationTargetException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw new IllegalStateException(cause);
-        } catch (IllegalAccessException e) {
+            AnnotatedMethods.invoke(found.bean(), found.method(), argument);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
             throw new IllegalStateException(e);
         }
     }
 
     private static IllegalStateException invalid(String beanName, Method method, String problem) {
-        return new IllegalStateException("Invalid @WatchListener method " + ReconcilerMethod.describe(beanName, method)
-                + ": " + problem);
-    }
-
-    private String resolve(String value) {
-        String resolved = resolver == null ? value : resolver.resolveStringValue(value);
-        return resolved == null ? "" : resolved;
+        return AnnotatedMethods.invalid(WatchListener.class, beanName, method, problem);
     }
 }

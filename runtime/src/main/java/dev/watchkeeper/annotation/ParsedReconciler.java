@@ -1,0 +1,50 @@
+package dev.watchkeeper.annotation;
+
+import dev.watchkeeper.registry.WatcherDeclaration;
+import io.kubernetes.client.common.KubernetesObject;
+import java.lang.reflect.Method;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One {@code @Reconciler} method, parsed and checked by {@link ReconcilerParser}: what the early watcher registrar
+ * makes beans of and what the post-processor registers a controller for, computed once, the same way.
+ *
+ * @param beanName     the bean declaring the method
+ * @param method       the annotated method
+ * @param annotation   its annotation
+ * @param name         the reconciler's name ({@code name}, else {@code <beanName>-<methodName>})
+ * @param primaryType  the type of the first parameter
+ * @param takesContext whether a {@code ReconcileContext} is the second parameter
+ * @param primary      the primary watcher (scope and selectors resolved)
+ * @param owned        the watchers of {@code owns}, in the primary's namespace
+ * @param watched      the watchers of {@code watches}, in the primary's namespace
+ */
+public record ParsedReconciler(String beanName, Method method, Reconciler annotation, String name,
+        Class<? extends KubernetesObject> primaryType, boolean takesContext, WatcherDeclaration<?> primary,
+        List<WatcherDeclaration<?>> owned, List<WatcherDeclaration<?>> watched) {
+
+    public ParsedReconciler {
+        owned = List.copyOf(owned);
+        watched = List.copyOf(watched);
+    }
+
+    /** Every watcher the reconciler needs: primary, owned, watched. */
+    public List<WatcherDeclaration<?>> watchers() {
+        List<WatcherDeclaration<?>> all = new ArrayList<>();
+        all.add(primary);
+        all.addAll(owned);
+        all.addAll(watched);
+        return all;
+    }
+
+    /** {@code bean 'x' method Type.name(Param, ...)}, for messages. */
+    public String source() {
+        return AnnotatedMethods.describe(beanName, method);
+    }
+
+    /** An {@link IllegalStateException} naming this method and {@code problem}. */
+    IllegalStateException invalid(String problem) {
+        return AnnotatedMethods.invalid(Reconciler.class, beanName, method, problem);
+    }
+}

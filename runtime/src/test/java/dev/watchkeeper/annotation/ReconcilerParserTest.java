@@ -1,0 +1,77 @@
+package dev.watchkeeper.annotation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.watchkeeper.controller.ReconcileContext;
+import dev.watchkeeper.registry.WatcherDeclaration;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Secret;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/** The one {@code @Reconciler} parser: attributes, placeholders, watchers and the errors for a wrong method. */
+class ReconcilerParserTest {
+
+    private static final Map<String, String> PROPERTIES = Map.of("team", "team-a", "selector", "tier=web");
+
+    /** Resolves {@code ${key}} from {@link #PROPERTIES} and leaves unknown ones as they are, as the environment does. */
+    private static final UnaryOperator<String> RESOLVER = value -> {
+        String resolved = value;
+        for (Map.Entry<String, String> property : PROPERTIES.entrySet()) {
+            resolved = resolved.replace("${" + property.getKey() + "}", property.getValue());
+        }
+        return resolved;
+    };
+
+    @Test
+    void resolvesPlaceholdersAndDerivesTheWatchersAndTheDefaultName() {
+        List<ParsedReconciler> parsed = ReconcilerParser.parse(Annotated.class, "annotated", RESOLVER);
+
+        assertThat(parsed).hasSize(1);
+        ParsedReconciler reconciler = parsed.get(0);
+        assertThat(reconciler.name()).isEqualTo("annotated-reconcile");
+        assertThat(reconciler.takesContext()).isTrue();
+        assertThat(reconciler.primary().scope().namespace()).isEqualTo("team-a");
+        assertThat(reconciler.primary().scope().labelSelector()).isEqualTo("tier=web");
+        assertThat(reconciler.watchers()).extracting(WatcherDeclaration::effectiveName)
+                .containsExactly(reconciler.primary().effectiveName(), "secrets@team-a");
+        assertThat(reconciler.source()).isEqualTo("bean 'annotated' method Annotated.reconcile(V1ConfigMap, "
+                + "ReconcileContext)");
+    }
+
+    @Test
+    void anUnresolvedPlaceholderNamesItAndTheMethod() {
+        assertThatThrownBy(() -> ReconcilerParser.parse(Unresolved.class, "unresolved", RESOLVER))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("Invalid @Reconciler method bean 'unresolved' method Unresolved.reconcile(V1ConfigMap): "
+                        + "cannot resolve the placeholder in '${nowhere}'");
+    }
+
+    @Test
+    void aWrongSecondParameterNamesTheMethod() {
+        assertThatThrownBy(() -> ReconcilerParser.parse(WrongSecond.class, "wrong", RESOLVER))
+                .hasMessage("Invalid @Reconciler method bean 'wrong' method WrongSecond.reconcile(V1ConfigMap, "
+                        + "String): its second parameter may only be a ReconcileContext, but is java.lang.String");
+    }
+
+    static class Annotated {
+        @Reconciler(namespace = "${team}", labelSelector = "${selector}", owns = V1Secret.class)
+        void reconcile(V1ConfigMap configMap, ReconcileContext context) {
+        }
+    }
+
+    static class Unresolved {
+        @Reconciler(namespace = "${nowhere}")
+        void reconcile(V1ConfigMap configMap) {
+        }
+    }
+
+    static class WrongSecond {
+        @Reconciler
+        void reconcile(V1ConfigMap configMap, String other) {
+        }
+    }
+}
