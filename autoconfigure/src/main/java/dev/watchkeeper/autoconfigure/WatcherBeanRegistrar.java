@@ -34,7 +34,7 @@ import org.springframework.util.ClassUtils;
  * watcher is two beans, {@code watchkeeper.watcher.<name>} ({@code Watcher<T>}) and {@code watchkeeper.store.<name>}
  * ({@code Store<T>}), both qualified by the watcher's name and typed by their generic, so
  * {@code @Qualifier("app-config") Store<V1ConfigMap>} injects. The registry stays the one source of truth: each
- * bean's instance is {@code registry.watcher(declaration)}, so equal declarations (SEMANTICS §5b) are one instance
+ * bean's instance is {@code registry.watcher(declaration)}, so equal declarations (docs/semantics.md §11) are one instance
  * under several bean names. A {@code namespaces} set is one {@code Watcher} bean per namespace
  * ({@code <name>@<namespace>}) and one merged store bean {@code <name>}.
  *

@@ -12,7 +12,7 @@ import java.util.PriorityQueue;
 import java.util.Set;
 
 /**
- * A queue of keys with client-go workqueue semantics (SEMANTICS §5). A key is in at most one of <em>queued</em>
+ * A queue of keys with client-go workqueue semantics (docs/semantics.md §9). A key is in at most one of <em>queued</em>
  * and <em>processing</em>:
  * <ul>
  *   <li>adding a queued key is a no-op, except that the earlier due time wins;</li>

@@ -9,7 +9,7 @@ import java.util.Objects;
 
 /**
  * A request for a watcher: resource, scope and optionally a name, watch options and backoff. Declarations that come
- * to the same identity (resource, scope, selectors, watch options and backoff) share one watcher (SEMANTICS §5b).
+ * to the same identity (resource, scope, selectors, watch options and backoff) share one watcher (docs/semantics.md §11).
  * Options and backoff left {@code null} come from the settings of the watcher's name.
  *
  * <pre>{@code

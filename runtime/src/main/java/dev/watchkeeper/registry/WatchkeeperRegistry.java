@@ -27,7 +27,7 @@ import org.springframework.retry.backoff.BackOffPolicy;
 
 /**
  * Knows every watcher and controller and runs them with the application context (modelled on spring-kafka's
- * {@code KafkaListenerEndpointRegistry}). Watchers are shared by identity (SEMANTICS §5b): declarations of the
+ * {@code KafkaListenerEndpointRegistry}). Watchers are shared by identity (docs/semantics.md §11): declarations of the
  * same resource, scope, selectors, watch options and backoff get the same {@link Watcher} and so one store.
  *
  * <pre>{@code
@@ -49,7 +49,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(WatchkeeperRegistry.class);
 
-    /** What makes two watchers the same (SEMANTICS §5b). */
+    /** What makes two watchers the same (docs/semantics.md §11). */
     private record Identity(ResourceType<?> type, WatchScope scope, WatchOptions options, BackOffSettings backOff,
             BackOffPolicy backOffPolicy) {
     }

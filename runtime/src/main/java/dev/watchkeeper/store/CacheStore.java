@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The {@link Store} a watcher feeds. A relist is <em>mark and sweep</em> (SEMANTICS §4): {@code Init} starts a new
+ * The {@link Store} a watcher feeds. A relist is <em>mark and sweep</em> (docs/semantics.md §8): {@code Init} starts a new
  * epoch, {@code InitApply} upserts in place with it, {@code InitDone} sweeps out what the new list did not
  * mention. So a relist never holds a second copy of the cache, unlike buffer-and-swap reflectors, and readers
  * see every object throughout.

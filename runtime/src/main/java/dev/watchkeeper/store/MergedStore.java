@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 
 /**
  * One logical {@link Store} over the stores of several watchers of one resource, one per namespace (a
- * {@code namespaces} set, SEMANTICS §5b). Reads merge the stores in key order; it is ready when every store is.
+ * {@code namespaces} set, docs/semantics.md §11). Reads merge the stores in key order; it is ready when every store is.
  * The watchers keep their own backoff and state; a namespace that cannot be listed holds back readiness but not
  * the others' objects.
  *

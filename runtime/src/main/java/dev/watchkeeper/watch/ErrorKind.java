@@ -1,6 +1,6 @@
 package dev.watchkeeper.watch;
 
-/** The closed set of watcher error kinds (SEMANTICS §1). */
+/** The closed set of watcher error kinds (docs/semantics.md §7). */
 public enum ErrorKind {
     /** A list call (any page) failed, or discovery of the resource failed before it. */
     INITIAL_LIST_FAILED("InitialListFailed"),

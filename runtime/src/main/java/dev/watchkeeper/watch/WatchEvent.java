@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * What a {@link Watcher} reports: the start and end of an initial list, each object of it, each change
- * during the watch, and each error (SEMANTICS §1).
+ * during the watch, and each error (docs/semantics.md §1).
  *
  * <pre>{@code
  * switch (event) {

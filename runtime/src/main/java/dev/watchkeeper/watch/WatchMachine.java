@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The watcher's transition logic (SEMANTICS §2): {@link #step} takes a state, makes at most one API call or reads
+ * The watcher's transition logic (docs/semantics.md §2–§5): {@link #step} takes a state, makes at most one API call or reads
  * at most one event through the {@link WatchApi}, and returns the events, the next state and whether to back off.
  * No threads and no sleeping: the driver ({@link Watcher}) owns those, so every transition is a unit test.
  *

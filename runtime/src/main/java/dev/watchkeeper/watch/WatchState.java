@@ -3,7 +3,7 @@ package dev.watchkeeper.watch;
 import java.time.Instant;
 
 /**
- * Where a watcher is in its list-watch cycle (SEMANTICS §2). A small closed type: {@link WatchMachine#step}
+ * Where a watcher is in its list-watch cycle (docs/semantics.md §2). A small closed type: {@link WatchMachine#step}
  * matches on it and returns the next one.
  */
 public sealed interface WatchState<T> {

@@ -114,7 +114,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         return new Builder<>(null, Objects.requireNonNull(api, "api"), type);
     }
 
-    /** The derived name (SEMANTICS §5b): {@code <plural>[.<group>]@<namespace|all>}. */
+    /** The derived name (docs/semantics.md §11): {@code <plural>[.<group>]@<namespace|all>}. */
     public static String defaultName(ResourceType<?> type, WatchScope scope) {
         String plural = type.plural() != null ? type.plural() : ResourceNames.guessPlural(type.kind());
         String resource = type.group().isEmpty() ? plural : plural + "." + type.group();
@@ -234,7 +234,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
                 Instant failedAt = time.clock().instant();
                 if (lastFailureAt != null && streak.getRetryCount() > 0
                         && Duration.between(lastFailureAt, failedAt).compareTo(streakResetAfter) > 0) {
-                    // The reset timer ends a streak as a success does (SEMANTICS §3).
+                    // The reset timer ends a streak as a success does (docs/semantics.md §6).
                     streak = endStreak(streak);
                 }
                 lastFailureAt = failedAt;

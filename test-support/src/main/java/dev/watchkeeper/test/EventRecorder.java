@@ -12,7 +12,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * Records a watcher's events as the strings of SEMANTICS §1 ({@code Init}, {@code InitApply(a)}, {@code InitDone},
+ * Records a watcher's events as the strings of docs/semantics.md §1 ({@code Init}, {@code InitApply(a)}, {@code InitDone},
  * {@code Apply(a)}, {@code Delete(a)}, {@code Error(WatchError 410)}), so a test asserts a whole run in one line.
  * Thread-safe: the watcher's thread records, the test's thread waits and reads.
  *

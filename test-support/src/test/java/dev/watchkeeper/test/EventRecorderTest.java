@@ -13,7 +13,7 @@ import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
-/** Events become the SEMANTICS §1 strings; waiting works across threads. */
+/** Events become the strings of docs/semantics.md §1; waiting works across threads. */
 class EventRecorderTest {
 
     private static final Instant AT = Instant.parse("2026-01-01T00:00:00Z");

@@ -12,7 +12,7 @@ import java.util.Map;
 
 /**
  * Everything a {@link KubeApiStub} script is made of, as static factories meant for {@code import static}:
- * list pages, watch streams and their events, error Statuses shaped like a real API server's (SEMANTICS §8),
+ * list pages, watch streams and their events, error Statuses shaped like a real API server's (docs/semantics.md §12),
  * connection faults and raw bodies.
  *
  * <pre>{@code
@@ -142,7 +142,7 @@ public final class Replies {
         return new WatchLine(text);
     }
 
-    // ---- errors (SEMANTICS §8)
+    // ---- errors (docs/semantics.md §12)
 
     /** HTTP {@code code} with the Status a real server sends for it (reason and a realistic message). */
     public static StatusReply status(int code) {

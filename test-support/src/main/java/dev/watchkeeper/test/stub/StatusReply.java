@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * An API error: the HTTP {@code code} with a {@code Status} object as the body, shaped like a real API server's
- * (SEMANTICS §8). Build them with {@link Replies#forbidden}, {@link Replies#crdMissing()},
+ * (docs/semantics.md §12). Build them with {@link Replies#forbidden}, {@link Replies#crdMissing()},
  * {@link Replies#tooManyRequests(int)}, {@link Replies#status(int)} and friends.
  *
  * @param code              the HTTP status, also the Status's {@code code}

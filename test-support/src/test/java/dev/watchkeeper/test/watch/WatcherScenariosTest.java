@@ -47,7 +47,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The watcher against a scripted API server over real HTTP, in virtual time: each test scripts the server,
- * runs the watcher, and asserts the exact events, requests and backoff delays (SEMANTICS §2, §3).
+ * runs the watcher, and asserts the exact events, requests and backoff delays (docs/semantics.md §3–§6).
  */
 class WatcherScenariosTest {
 
