@@ -86,7 +86,7 @@ final class FieldValidation {
             String invalid = "Invalid value: \"" + Json.GSON.toJson(patched).replace("\"", "\\\"") + "\": "
                     + strictError(unknown);
             throw new StatusException(StatusException.Reason.INVALID, " \"\" is invalid: patch: " + invalid,
-                    causes(cause("FieldValueInvalid", invalid, "patch")));
+                    causes(Statuses.cause("FieldValueInvalid", invalid, "patch")));
         }
         report(unknown);
         return checked;
@@ -156,20 +156,13 @@ final class FieldValidation {
     private static StatusException unsupported(String optionsKind, String value) {
         String message = "Unsupported value: \"" + value + "\": supported values: \"\", \"Ignore\", \"Strict\", "
                 + "\"Warn\"";
-        JsonObject details = causes(cause("FieldValueNotSupported", message, "fieldValidation"));
+        JsonObject details = causes(Statuses.cause("FieldValueNotSupported", message, "fieldValidation"));
         details.addProperty("group", "meta.k8s.io");
         details.addProperty("kind", optionsKind);
         return new StatusException(StatusException.Reason.INVALID,
                 optionsKind + ".meta.k8s.io \"\" is invalid: fieldValidation: " + message, details);
     }
 
-    private static JsonObject cause(String reason, String message, String field) {
-        JsonObject cause = new JsonObject();
-        cause.addProperty("reason", reason);
-        cause.addProperty("message", message);
-        cause.addProperty("field", field);
-        return cause;
-    }
 
     private static JsonObject causes(JsonObject cause) {
         JsonArray causes = new JsonArray();

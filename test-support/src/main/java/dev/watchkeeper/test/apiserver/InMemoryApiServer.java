@@ -78,7 +78,8 @@ public final class InMemoryApiServer implements AutoCloseable {
         this.handler = new ApiHttpHandler(faults,
                 new DiscoveryHandler(registry, r -> !faults.isHidden(r), () -> "127.0.0.1:" + port()),
                 new OpenApiHandler(registry, schemas, r -> !faults.isHidden(r)),
-                new ResourceHandler(operations, schemas, faults, builder.bookmarkInterval));
+                new ResourceHandler(operations, schemas, faults, builder.bookmarkInterval,
+                        builder.watchList));
     }
 
     /**
@@ -490,6 +491,7 @@ public final class InMemoryApiServer implements AutoCloseable {
         private int historyLimit = 10_000;
         private long initialResourceVersion = 1000;
         private Duration bookmarkInterval = Duration.ofSeconds(1);
+        private boolean watchList = true;
 
         private Builder() {
         }
@@ -515,6 +517,15 @@ public final class InMemoryApiServer implements AutoCloseable {
         /** How often open watches with {@code allowWatchBookmarks=true} get a BOOKMARK (default 1 s). */
         public Builder bookmarkInterval(Duration bookmarkInterval) {
             this.bookmarkInterval = bookmarkInterval;
+            return this;
+        }
+
+        /**
+         * Whether watches may stream the initial list ({@code sendInitialEvents}; default true, as in current
+         * Kubernetes); false answers such a watch 422, as a server with the WatchList feature gate off does.
+         */
+        public Builder watchList(boolean watchList) {
+            this.watchList = watchList;
             return this;
         }
 

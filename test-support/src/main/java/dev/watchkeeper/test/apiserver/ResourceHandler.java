@@ -22,12 +22,15 @@ final class ResourceHandler {
     private final ResourceSchemas schemas;
     private final Faults faults;
     private final Duration bookmarkInterval;
+    private final boolean watchList;
 
-    ResourceHandler(ApiOperations operations, ResourceSchemas schemas, Faults faults, Duration bookmarkInterval) {
+    ResourceHandler(ApiOperations operations, ResourceSchemas schemas, Faults faults, Duration bookmarkInterval,
+                    boolean watchList) {
         this.operations = operations;
         this.schemas = schemas;
         this.faults = faults;
         this.bookmarkInterval = bookmarkInterval;
+        this.watchList = watchList;
     }
 
     void handle(HttpCall call, ResourcePath path) throws IOException {
@@ -144,6 +147,9 @@ final class ResourceHandler {
     private void watch(HttpCall call, ApiResource resource, ResourcePath path) throws IOException {
         boolean initialEvents = call.flag("sendInitialEvents");
         boolean bookmarks = call.flag("allowWatchBookmarks");
+        if (initialEvents && !watchList) {
+            throw Statuses.watchListDisabled();
+        }
         if (initialEvents && !bookmarks) {
             throw Statuses.badRequest("sendInitialEvents is forbidden for watch unless allowWatchBookmarks=true");
         }

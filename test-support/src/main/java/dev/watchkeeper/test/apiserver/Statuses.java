@@ -105,6 +105,17 @@ final class Statuses {
                 kind + " \"" + name + "\" is invalid: " + field + ": Forbidden: " + detail, details);
     }
 
+    /** 422 for a watch with {@code sendInitialEvents} on a server whose WatchList feature gate is off. */
+    static StatusException watchListDisabled() {
+        String detail = "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled";
+        JsonObject details = new JsonObject();
+        details.addProperty("group", "meta.k8s.io");
+        details.addProperty("kind", "ListOptions");
+        details.add("causes", causes(cause("FieldValueForbidden", "Forbidden: " + detail, "sendInitialEvents")));
+        return new StatusException(StatusException.Reason.INVALID,
+                "ListOptions.meta.k8s.io \"\" is invalid: sendInitialEvents: Forbidden: " + detail, details);
+    }
+
     /** 422 for an apply without the {@code fieldManager} query parameter. */
     static StatusException fieldManagerRequired() {
         JsonObject details = new JsonObject();
@@ -161,7 +172,8 @@ final class Statuses {
         return status;
     }
 
-    private static JsonObject cause(String reason, String message, String field) {
+    /** One entry of a Status's {@code details.causes}. */
+    static JsonObject cause(String reason, String message, String field) {
         JsonObject cause = new JsonObject();
         cause.addProperty("reason", reason);
         cause.addProperty("message", message);

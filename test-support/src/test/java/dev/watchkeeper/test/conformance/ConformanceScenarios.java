@@ -236,6 +236,24 @@ abstract class ConformanceScenarios {
         await().atMost(WAIT).until(() -> watcher.snapshot().synced());
     }
 
+    @Test
+    void autoFallsBackToListWatchWhenTheServerRefusesStreamingLists() throws Exception {
+        ApiClient refusing = server().withoutWatchList();
+        new CoreV1Api(refusing).createNamespacedConfigMap(namespace(), configMap("auto-a", "auto")).execute();
+        RequestLog log = new RequestLog();
+        EventRecorder<V1ConfigMap> recorder = new EventRecorder<>();
+        Watcher<V1ConfigMap> watcher = start(refusing, ResourceType.of(V1ConfigMap.class), log, recorder,
+                scope().withLabelSelector("scenario=auto"),
+                WatchOptions.defaults().withInitialList(InitialListStrategy.AUTO));
+        recorder.awaitEvent("InitDone", WAIT);
+
+        assertThat(recorder.errors()).extracting(WatchError::code).containsExactly(422);
+        assertThat(recorder.events()).endsWith("Init", "InitApply(auto-a)", "InitDone");
+        assertThat(log.watches("configmaps").get(0).queryParameter("sendInitialEvents")).isEqualTo("true");
+        assertThat(log.lists("configmaps")).hasSize(1);
+        assertThat(watcher.store().list()).extracting(c -> c.getMetadata().getName()).containsExactly("auto-a");
+    }
+
     // ---------------------------------------------------------------- 5. custom resources
 
     @Test
@@ -449,7 +467,12 @@ abstract class ConformanceScenarios {
 
     <T extends KubernetesObject> Watcher<T> start(ResourceType<T> type, RequestLog log, EventRecorder<T> recorder,
                                                   WatchScope scope, WatchOptions options) {
-        Watcher<T> watcher = Watcher.builder(log.attachTo(server().apiClient()), type)
+        return start(server().apiClient(), type, log, recorder, scope, options);
+    }
+
+    <T extends KubernetesObject> Watcher<T> start(ApiClient client, ResourceType<T> type, RequestLog log,
+                                                  EventRecorder<T> recorder, WatchScope scope, WatchOptions options) {
+        Watcher<T> watcher = Watcher.builder(log.attachTo(client), type)
                 .scope(scope).options(options).backOff(QUICK).build();
         watchers.add(watcher);
         watcher.addListener(recorder);

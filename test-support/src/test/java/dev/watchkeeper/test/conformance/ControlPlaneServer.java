@@ -4,7 +4,9 @@ import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import dev.watchkeeper.test.controlplane.TestNamespace;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.RbacV1Subject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PolicyRule;
@@ -57,6 +59,20 @@ record ControlPlaneServer(KubeControlPlane plane, TestNamespace testNamespace) i
         } catch (ApiException e) {
             throw new IllegalStateException(e.getCode() + " " + e.getResponseBody(), e);
         }
+    }
+
+    @Override
+    public ApiClient withoutWatchList() {
+        ApiClient client = KubeControlPlane.shared(List.of("--feature-gates=WatchList=false")).apiClient();
+        try {
+            new CoreV1Api(client).createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace())))
+                    .execute();
+        } catch (ApiException e) {
+            if (e.getCode() != 409) {
+                throw new IllegalStateException(e.getCode() + " " + e.getResponseBody(), e);
+            }
+        }
+        return client;
     }
 
     @Override

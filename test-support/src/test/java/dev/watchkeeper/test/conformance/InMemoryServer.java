@@ -19,10 +19,15 @@ final class InMemoryServer implements ServerUnderTest, AutoCloseable {
 
     private final InMemoryApiServer server = new InMemoryApiServer().start();
     private final String namespace = "conformance";
+    private InMemoryApiServer withoutWatchList;
 
     InMemoryServer() {
+        createNamespace(server);
+    }
+
+    private void createNamespace(InMemoryApiServer target) {
         try {
-            new CoreV1Api(server.apiClient()).createNamespace(
+            new CoreV1Api(target.apiClient()).createNamespace(
                     new V1Namespace().metadata(new V1ObjectMeta().name(namespace))).execute();
         } catch (ApiException e) {
             throw new IllegalStateException(e.getResponseBody(), e);
@@ -65,6 +70,15 @@ final class InMemoryServer implements ServerUnderTest, AutoCloseable {
     }
 
     @Override
+    public synchronized ApiClient withoutWatchList() {
+        if (withoutWatchList == null) {
+            withoutWatchList = InMemoryApiServer.builder().watchList(false).build().start();
+            createNamespace(withoutWatchList);
+        }
+        return withoutWatchList.apiClient();
+    }
+
+    @Override
     public List<String> kubectl() {
         try {
             Path dir = Files.createTempDirectory("conformance-kubectl");
@@ -79,5 +93,8 @@ final class InMemoryServer implements ServerUnderTest, AutoCloseable {
     @Override
     public void close() {
         server.close();
+        if (withoutWatchList != null) {
+            withoutWatchList.close();
+        }
     }
 }

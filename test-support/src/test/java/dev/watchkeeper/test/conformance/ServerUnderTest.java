@@ -27,6 +27,12 @@ interface ServerUnderTest {
     /** Lets {@link #restrictedClient()} list and watch {@code configmaps} in {@link #namespace()}. */
     void grantConfigMaps();
 
+    /**
+     * A client of a second server of the same kind whose API server refuses streaming lists (the WatchList feature
+     * gate off), with {@link #namespace()} created there too.
+     */
+    ApiClient withoutWatchList();
+
     /** The {@code kubectl} to drive this server with, and the kubeconfig it uses, as command-line prefix. */
     java.util.List<String> kubectl();
 }
