@@ -81,7 +81,8 @@ final class ApiOperations {
         return write(resource, namespace, name, change, writer, (current, next) -> {
             if (writer.subresource() != null) {
                 // As the real server does for subresources: the request cannot set managedFields.
-                copyMember(Json.object(current, "metadata"), Json.ensureObject(next, "metadata"), "managedFields");
+                Json.copyMember(Json.object(current, "metadata"), Json.ensureObject(next, "metadata"),
+                        "managedFields");
             }
             return fields.recordUpdate(current, next, writer);
         });
@@ -299,15 +300,6 @@ final class ApiOperations {
         JsonObject named = config.deepCopy();
         Json.ensureObject(named, "metadata").addProperty("name", name);
         return named;
-    }
-
-    private static void copyMember(JsonObject from, JsonObject to, String member) {
-        JsonElement value = from.get(member);
-        if (value == null) {
-            to.remove(member);
-        } else {
-            to.add(member, value.deepCopy());
-        }
     }
 
     private static String now() {

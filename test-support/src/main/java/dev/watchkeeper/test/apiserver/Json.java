@@ -48,6 +48,16 @@ final class Json {
      *
      * @throws StatusException 400 when it is not JSON
      */
+    /** Sets {@code to.member} to a copy of {@code from.member}, or removes it when {@code from} has none. */
+    static void copyMember(JsonObject from, JsonObject to, String member) {
+        JsonElement value = from.get(member);
+        if (value == null) {
+            to.remove(member);
+        } else {
+            to.add(member, value.deepCopy());
+        }
+    }
+
     static JsonElement parse(String body) {
         try {
             return JsonParser.parseString(body);

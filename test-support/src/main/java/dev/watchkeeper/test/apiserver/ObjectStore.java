@@ -1,6 +1,5 @@
 package dev.watchkeeper.test.apiserver;
 
-import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 
 import java.time.Instant;
@@ -124,18 +123,18 @@ final class ObjectStore {
             }
             JsonObject next = statusOnly ? current.deepCopy() : candidate;
             if (statusOnly || resource.hasStatus()) {
-                copyMember(statusOnly ? candidate : current, next, "status");
+                Json.copyMember(statusOnly ? candidate : current, next, "status");
             }
             JsonObject metadata = statusOnly ? Json.ensureObject(next, "metadata") : candidateMetadata.deepCopy();
             next.add("metadata", metadata);
             if (statusOnly) {
-                copyMember(candidateMetadata, metadata, "managedFields");
+                Json.copyMember(candidateMetadata, metadata, "managedFields");
             }
             for (String kept : SYSTEM_METADATA) {
-                copyMember(currentMetadata, metadata, kept);
+                Json.copyMember(currentMetadata, metadata, kept);
             }
-            copyMember(current, next, "apiVersion");
-            copyMember(current, next, "kind");
+            Json.copyMember(current, next, "apiVersion");
+            Json.copyMember(current, next, "kind");
             next = finish.apply(current, next);
             if (next.equals(current)) {
                 return current;
@@ -271,15 +270,6 @@ final class ObjectStore {
 
     private ObjectTable table(ApiResource resource) {
         return objects.computeIfAbsent(resource.groupResource(), k -> new ObjectTable());
-    }
-
-    private static void copyMember(JsonObject from, JsonObject to, String member) {
-        JsonElement value = from.get(member);
-        if (value == null) {
-            to.remove(member);
-        } else {
-            to.add(member, value.deepCopy());
-        }
     }
 
     /** The outcome of a delete: the object's last state, and whether it is gone or waits for finalizers. */
