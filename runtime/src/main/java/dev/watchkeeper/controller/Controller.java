@@ -3,23 +3,19 @@ package dev.watchkeeper.controller;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
-import dev.watchkeeper.watch.WatchEvent;
+import dev.watchkeeper.watch.WatchEventListener;
 import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.PriorityQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
@@ -56,11 +52,6 @@ public final class Controller<T extends KubernetesObject> {
     private static final int FAILING_KEYS_SHOWN = 20;
     private static final Duration AFTER_INTERRUPT = Duration.ofSeconds(1);
 
-    /** A key whose latest reconcile failed; {@code resourceVersion} lets a terminal failure wait for a change. */
-    private record Failure(int attempts, Duration delay, Instant nextRetryAt, String lastError, boolean terminal,
-            String resourceVersion, long order) {
-    }
-
     /** A secondary watcher and how its objects map to primary keys. */
     private record Secondary<S extends KubernetesObject>(Watcher<S> watcher, SecondaryMapper<S> mapper) {
     }
@@ -70,7 +61,6 @@ public final class Controller<T extends KubernetesObject> {
     private final List<Secondary<?>> secondaries;
     private final ReconcileFunction<T> reconciler;
     private final ControllerSettings settings;
-    private final TriggerFilter<T> filter;
     private final TimeSource time;
     private final ThreadFactory threadFactory;
     private final ReconcileObserver observer;
@@ -79,13 +69,10 @@ public final class Controller<T extends KubernetesObject> {
     private final Map<Class<?>, Store<?>> stores;
 
     private final WorkQueue<ObjectKey> queue;
-    private final ObjectBackOff<ObjectKey> backOff;
-    private final Map<ObjectKey, Failure> failures = new ConcurrentHashMap<>();
-    /** The last version of each primary the filter saw; kept only when a filter is set. */
-    private final Map<ObjectKey, T> lastSeen = new ConcurrentHashMap<>();
+    private final FailureLedger ledger;
+    private final EventKeys<T> eventKeys;
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
     private final Object resyncMonitor = new Object();
-    private final AtomicLong failureOrder = new AtomicLong();
     private final AtomicLong reconciles = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong requeues = new AtomicLong();
@@ -104,9 +91,6 @@ public final class Controller<T extends KubernetesObject> {
         this.secondaries = List.copyOf(builder.secondaries);
         this.reconciler = builder.reconciler;
         this.settings = builder.settings;
-        TriggerFilter<T> fromTriggers = settings.triggerFilter();
-        this.filter = fromTriggers == null ? builder.filter
-                : builder.filter == null ? fromTriggers : fromTriggers.or(builder.filter);
         this.time = builder.time;
         this.threadFactory = builder.threadFactory;
         this.observer = builder.observer;
@@ -117,7 +101,11 @@ public final class Controller<T extends KubernetesObject> {
         secondaries.forEach(s -> byType.putIfAbsent(s.watcher().type().javaType(), s.watcher().store()));
         this.stores = Map.copyOf(byType);
         this.queue = new WorkQueue<>(time);
-        this.backOff = new ObjectBackOff<>(settings.backOffPolicy());
+        this.ledger = new FailureLedger(settings.backOffPolicy());
+        TriggerFilter<T> fromTriggers = settings.triggerFilter();
+        TriggerFilter<T> filter = fromTriggers == null ? builder.filter
+                : builder.filter == null ? fromTriggers : fromTriggers.or(builder.filter);
+        this.eventKeys = new EventKeys<>(primary.store(), queue, ledger, filter);
     }
 
     /** Starts building a controller named {@code name} that reconciles the objects of {@code primary}. */
@@ -138,7 +126,11 @@ public final class Controller<T extends KubernetesObject> {
             throw new IllegalStateException("controller " + name + " is closed");
         }
         started = true;
-        primary.addListener(this::onPrimaryEvent);
+        primary.addListener(event -> {
+            if (!stopping) { // watchers cannot drop a listener; a closed controller's stays registered but inert
+                eventKeys.onPrimary(event);
+            }
+        });
         for (Secondary<?> secondary : secondaries) {
             subscribe(secondary);
         }
@@ -146,7 +138,7 @@ public final class Controller<T extends KubernetesObject> {
         readiness.add(primary.store().ready());
         secondaries.forEach(s -> readiness.add(s.watcher().store().ready()));
         ready = CompletableFuture.allOf(readiness.toArray(CompletableFuture[]::new)).thenRun(() -> {
-            enqueueAll();
+            eventKeys.enqueueAll();
             log.info("controller {} is ready: reconciling {} objects", name, primary.store().size());
         });
         for (int i = 1; i <= settings.concurrency(); i++) {
@@ -210,11 +202,7 @@ public final class Controller<T extends KubernetesObject> {
 
     /** Re-adds every failing key (terminal ones too) with no delay and starts their backoff over. */
     public void retryFailingNow() {
-        for (ObjectKey key : List.copyOf(failures.keySet())) {
-            failures.remove(key);
-            backOff.forget(key);
-            queue.add(key);
-        }
+        ledger.forgetAll().forEach(queue::add);
     }
 
     /** Queues {@code key} for a reconcile now (a manual trigger). */
@@ -252,100 +240,38 @@ public final class Controller<T extends KubernetesObject> {
         }
     }
 
+    /** How many keys wait in the queue (due now or later); O(1), for gauges. */
+    public int queueDepth() {
+        return queue.depth();
+    }
+
+    /** How many keys are failing; O(1), for gauges. */
+    public int failingKeys() {
+        return ledger.size();
+    }
+
+    /** Totals since start; O(1), for counters. */
+    public ControllerSnapshot.Counts counts() {
+        return new ControllerSnapshot.Counts(reconciles.get(), errors.get(), requeues.get(), retries.get());
+    }
+
     /** The current state, read when asked (the most recent failing keys, the counts, queue depth, readiness). */
     public ControllerSnapshot snapshot() {
-        // Only the most recent failures are shown; a bounded heap keeps this O(n log 20). Built when asked, so no
-        // reconcile pays for it.
-        PriorityQueue<Map.Entry<ObjectKey, Failure>> recent = new PriorityQueue<>(
-                Comparator.comparingLong(e -> e.getValue().order()));
-        int total = 0;
-        for (Map.Entry<ObjectKey, Failure> entry : failures.entrySet()) {
-            total++;
-            recent.add(entry);
-            if (recent.size() > FAILING_KEYS_SHOWN) {
-                recent.poll();
-            }
-        }
-        List<ControllerSnapshot.FailingKey> shown = new ArrayList<>(recent.size());
-        while (!recent.isEmpty()) {
-            Map.Entry<ObjectKey, Failure> entry = recent.poll();
-            Failure failure = entry.getValue();
-            shown.add(0, new ControllerSnapshot.FailingKey(entry.getKey().toString(), failure.attempts(),
-                    failure.delay(), failure.nextRetryAt(), failure.lastError(), failure.terminal()));
-        }
         return new ControllerSnapshot(name, primary.name(), secondaries.stream().map(s -> s.watcher().name()).toList(),
-                isReady(), queue.depth(), queue.inFlight(), settings.concurrency(), lastReconcileAt, lastResult, shown,
-                total, new ControllerSnapshot.Counts(reconciles.get(), errors.get(), requeues.get(), retries.get()));
+                isReady(), queue.depth(), queue.inFlight(), settings.concurrency(), lastReconcileAt, lastResult,
+                ledger.mostRecent(FAILING_KEYS_SHOWN), ledger.size(), counts());
     }
 
     // ---- events in
 
-    private void onPrimaryEvent(WatchEvent<T> event) {
-        if (stopping) {
-            return; // watchers cannot drop a listener; a closed controller's stays registered but inert
-        }
-        if (event instanceof WatchEvent.Apply<T> apply) {
-            onPrimaryChange(apply.object());
-        } else if (event instanceof WatchEvent.InitApply<T> apply) {
-            onPrimaryChange(apply.object());
-        } else if (event instanceof WatchEvent.Delete<T> delete) {
-            ObjectKey key = ObjectKey.of(delete.object());
-            forget(key);
-        } else if (event instanceof WatchEvent.InitDone<T>) {
-            // A relist sweeps vanished objects from the store without Delete events; forget them here too.
-            failures.keySet().removeIf(key -> primary.store().get(key).isEmpty() && forgetBackOff(key));
-            lastSeen.keySet().removeIf(key -> primary.store().get(key).isEmpty());
-        }
-    }
-
-    private void onPrimaryChange(T object) {
-        ObjectKey key = ObjectKey.of(object);
-        if (filter != null) {
-            T previous = lastSeen.put(key, object);
-            if (!filter.shouldReconcile(previous, object)) {
-                return;
-            }
-        }
-        queue.add(key);
-    }
-
-    private void forget(ObjectKey key) {
-        failures.remove(key);
-        backOff.forget(key);
-        lastSeen.remove(key);
-    }
-
-    private boolean forgetBackOff(ObjectKey key) {
-        backOff.forget(key);
-        return true;
-    }
-
     private <S extends KubernetesObject> void subscribe(Secondary<S> secondary) {
+        WatchEventListener<S> toKeys = eventKeys.secondaryListener(secondary.mapper());
         secondary.watcher().addListener(event -> {
-            S object = event instanceof WatchEvent.Apply<S> apply ? apply.object()
-                    : event instanceof WatchEvent.InitApply<S> apply ? apply.object()
-                    : event instanceof WatchEvent.Delete<S> delete ? delete.object() : null;
-            if (object != null) {
-                Collection<ObjectKey> keys = secondary.mapper().map(object);
-                if (keys != null) {
-                    keys.forEach(queue::add);
-                }
+            if (!stopping) {
+                toKeys.onEvent(event);
             }
         });
     }
-
-    private void enqueueAll() {
-        for (T object : primary.store().list()) {
-            ObjectKey key = ObjectKey.of(object);
-            if (filter != null) {
-                // A watcher started before this controller may have delivered the initial list to the store only;
-                // remember those objects, or their first status-only change would look like a first sighting.
-                lastSeen.putIfAbsent(key, object);
-            }
-            queue.add(key);
-        }
-    }
-
 
     // ---- threads
 
@@ -392,7 +318,7 @@ public final class Controller<T extends KubernetesObject> {
             }
             if (!stopping && ready.isDone()) {
                 log.debug("controller {}: periodic resync of {} objects", name, primary.store().size());
-                enqueueAll();
+                eventKeys.enqueueAll();
             }
         }
     }
@@ -402,16 +328,15 @@ public final class Controller<T extends KubernetesObject> {
     private void process(ObjectKey key) {
         Optional<T> cached = primary.store().get(key);
         if (cached.isEmpty()) {
-            forget(key);
+            eventKeys.forget(key);
             return;
         }
         T object = cached.get();
         String version = object.getMetadata() == null ? null : object.getMetadata().getResourceVersion();
-        Failure failure = failures.get(key);
-        if (failure != null && failure.terminal() && Objects.equals(failure.resourceVersion(), version)) {
+        if (ledger.waitsForChange(key, version)) {
             return; // a terminal error waits for the object to change
         }
-        int attempt = failure == null || failure.terminal() ? 1 : failure.attempts() + 1;
+        int attempt = ledger.nextAttempt(key);
         ReconcileContext context = new DefaultReconcileContext(name, key, attempt, apiClient, primary.type(), object,
                 stores, time.clock());
         long start = System.nanoTime();
@@ -430,8 +355,7 @@ public final class Controller<T extends KubernetesObject> {
     }
 
     private ReconcileOutcome succeeded(ObjectKey key, int attempt, ReconcileResult result, long start) {
-        failures.remove(key);
-        backOff.forget(key);
+        ledger.forget(key);
         if (result.isRequeue()) {
             requeues.incrementAndGet();
             queue.add(key, result.requeueAfter());
@@ -442,19 +366,14 @@ public final class Controller<T extends KubernetesObject> {
 
     private ReconcileOutcome failed(ObjectKey key, int attempt, String version, Throwable thrown, long start) {
         errors.incrementAndGet();
-        Instant now = time.clock().instant();
         TerminalReconcileException terminal = terminalIn(thrown);
         if (terminal != null) {
-            backOff.forget(key);
-            failures.put(key, new Failure(attempt, null, null, describe(terminal), true, version,
-                    failureOrder.incrementAndGet()));
+            ledger.terminal(key, attempt, version, terminal);
             log.warn("controller {}: reconcile of {} failed for good, retried when it changes: {}", name, key,
                     terminal.getMessage());
             return outcome(key, attempt, ReconcileOutcome.Kind.TERMINAL, null, start, terminal);
         }
-        Duration delay = backOff.next(key);
-        failures.put(key, new Failure(attempt, delay, now.plus(delay), describe(thrown), false, version,
-                failureOrder.incrementAndGet()));
+        Duration delay = ledger.retry(key, attempt, version, thrown, time.clock().instant());
         queue.add(key, delay);
         log.warn("controller {}: reconcile of {} failed (attempt {}), retrying in {} ms", name, key, attempt,
                 delay.toMillis(), thrown);
@@ -492,11 +411,6 @@ public final class Controller<T extends KubernetesObject> {
             }
         }
         return null;
-    }
-
-    private static String describe(Throwable thrown) {
-        return thrown.getMessage() == null ? thrown.getClass().getName()
-                : thrown.getClass().getName() + ": " + thrown.getMessage();
     }
 
     /** Builds a {@link Controller}; everything but name, primary watcher and reconciler has a default. */

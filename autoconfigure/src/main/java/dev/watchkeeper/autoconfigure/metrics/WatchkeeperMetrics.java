@@ -113,11 +113,11 @@ public class WatchkeeperMetrics implements SmartLifecycle {
 
     private void bind(Controller<?> controller) {
         String name = controller.name();
-        Gauge.builder("watchkeeper.reconcile.queue.depth", controller, c -> c.snapshot().queueDepth())
+        Gauge.builder("watchkeeper.reconcile.queue.depth", controller, Controller::queueDepth)
                 .description("Keys waiting to be reconciled").tag("reconciler", name).register(meters);
-        FunctionCounter.builder("watchkeeper.reconcile.retries", controller, c -> c.snapshot().counts().retries())
+        FunctionCounter.builder("watchkeeper.reconcile.retries", controller, c -> c.counts().retries())
                 .description("Reconciles that retried an error").tag("reconciler", name).register(meters);
-        Gauge.builder("watchkeeper.reconcile.failing.keys", controller, c -> c.snapshot().failingKeysTotal())
+        Gauge.builder("watchkeeper.reconcile.failing.keys", controller, Controller::failingKeys)
                 .description("Keys whose latest reconcile failed").tag("reconciler", name).register(meters);
     }
 

@@ -1,0 +1,94 @@
+package dev.watchkeeper.controller;
+
+import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.store.Store;
+import dev.watchkeeper.watch.WatchEvent;
+import dev.watchkeeper.watch.WatchEventListener;
+import io.kubernetes.client.common.KubernetesObject;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Turns a controller's watch events into queued keys: primary changes through the trigger filter, secondary changes
+ * through their mappers (docs/semantics.md §10). Deletes and relists forget the keys of vanished primaries.
+ *
+ * <p>A trigger filter compares an object with the version this controller last let through or skipped; the store
+ * holds only the newest version, so that memory lives here, and only while a filter is set.
+ */
+final class EventKeys<T extends KubernetesObject> {
+
+    private final Store<T> primaries;
+    private final WorkQueue<ObjectKey> queue;
+    private final FailureLedger ledger;
+    private final TriggerFilter<T> filter;
+    private final Map<ObjectKey, T> lastSeen = new ConcurrentHashMap<>();
+
+    /** {@code filter}: {@code null} to reconcile every change. */
+    EventKeys(Store<T> primaries, WorkQueue<ObjectKey> queue, FailureLedger ledger, TriggerFilter<T> filter) {
+        this.primaries = primaries;
+        this.queue = queue;
+        this.ledger = ledger;
+        this.filter = filter;
+    }
+
+    /** Handles an event of the primary watcher. */
+    void onPrimary(WatchEvent<T> event) {
+        if (event instanceof WatchEvent.Apply<T> apply) {
+            onChange(apply.object());
+        } else if (event instanceof WatchEvent.InitApply<T> apply) {
+            onChange(apply.object());
+        } else if (event instanceof WatchEvent.Delete<T> delete) {
+            forget(ObjectKey.of(delete.object()));
+        } else if (event instanceof WatchEvent.InitDone<T>) {
+            // A relist sweeps vanished objects from the store without Delete events; forget them here too.
+            ledger.forgetIf(key -> primaries.get(key).isEmpty());
+            lastSeen.keySet().removeIf(key -> primaries.get(key).isEmpty());
+        }
+    }
+
+    /** A listener for a secondary watcher: each object's primary keys, from {@code mapper}, are queued. */
+    <S extends KubernetesObject> WatchEventListener<S> secondaryListener(SecondaryMapper<S> mapper) {
+        return event -> {
+            S object = event instanceof WatchEvent.Apply<S> apply ? apply.object()
+                    : event instanceof WatchEvent.InitApply<S> apply ? apply.object()
+                    : event instanceof WatchEvent.Delete<S> delete ? delete.object() : null;
+            if (object != null) {
+                Collection<ObjectKey> keys = mapper.map(object);
+                if (keys != null) {
+                    keys.forEach(queue::add);
+                }
+            }
+        };
+    }
+
+    /** Queues every primary in the store (once all stores are ready, and on each resync). */
+    void enqueueAll() {
+        for (T object : primaries.list()) {
+            ObjectKey key = ObjectKey.of(object);
+            if (filter != null) {
+                // A watcher started before this controller may have delivered the initial list to the store only;
+                // remember those objects, or their first status-only change would look like a first sighting.
+                lastSeen.putIfAbsent(key, object);
+            }
+            queue.add(key);
+        }
+    }
+
+    /** Forgets everything about {@code key} (its object is gone). */
+    void forget(ObjectKey key) {
+        ledger.forget(key);
+        lastSeen.remove(key);
+    }
+
+    private void onChange(T object) {
+        ObjectKey key = ObjectKey.of(object);
+        if (filter != null) {
+            T previous = lastSeen.put(key, object);
+            if (!filter.shouldReconcile(previous, object)) {
+                return;
+            }
+        }
+        queue.add(key);
+    }
+}

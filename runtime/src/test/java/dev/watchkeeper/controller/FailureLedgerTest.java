@@ -1,0 +1,66 @@
+package dev.watchkeeper.controller;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.watchkeeper.store.ObjectKey;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/** One place for a key's failure and backoff: recording, retry numbering, terminal waits, forgetting. */
+class FailureLedgerTest {
+
+    private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+    private final FailureLedger ledger = new FailureLedger(ControllerSettings.defaultBackOffPolicy());
+    private final ObjectKey a = new ObjectKey("ns", "a");
+    private final ObjectKey b = new ObjectKey("ns", "b");
+
+    @Test
+    void retriesGrowTheDelayAndNumberTheAttemptsUntilForgotten() {
+        assertThat(ledger.nextAttempt(a)).isEqualTo(1);
+        assertThat(ledger.retry(a, 1, "1", new IllegalStateException("boom"), NOW)).isEqualTo(Duration.ofMillis(5));
+        assertThat(ledger.nextAttempt(a)).isEqualTo(2);
+        assertThat(ledger.retry(a, 2, "1", new IllegalStateException("boom"), NOW)).isEqualTo(Duration.ofMillis(10));
+
+        ledger.forget(a);
+
+        assertThat(ledger.size()).isZero();
+        assertThat(ledger.nextAttempt(a)).isEqualTo(1);
+        assertThat(ledger.retry(a, 1, "1", new IllegalStateException("boom"), NOW))
+                .as("forgetting starts the backoff over too").isEqualTo(Duration.ofMillis(5));
+    }
+
+    @Test
+    void aTerminalFailureWaitsForAnotherVersionAndResetsTheBackoff() {
+        ledger.retry(a, 1, "1", new IllegalStateException("boom"), NOW);
+        ledger.terminal(a, 2, "1", new TerminalReconcileException("bad spec"));
+
+        assertThat(ledger.waitsForChange(a, "1")).isTrue();
+        assertThat(ledger.waitsForChange(a, "2")).isFalse();
+        assertThat(ledger.nextAttempt(a)).isEqualTo(1);
+        assertThat(ledger.retry(a, 1, "2", new IllegalStateException("boom"), NOW)).isEqualTo(Duration.ofMillis(5));
+    }
+
+    @Test
+    void showsTheMostRecentFailuresNewestFirstAndCountsAll() {
+        ledger.retry(a, 1, "1", new IllegalStateException("first"), NOW);
+        ledger.retry(b, 1, "1", new IllegalStateException(), NOW);
+
+        assertThat(ledger.size()).isEqualTo(2);
+        assertThat(ledger.mostRecent(1)).extracting(ControllerSnapshot.FailingKey::key).containsExactly("ns/b");
+        assertThat(ledger.mostRecent(5)).extracting(ControllerSnapshot.FailingKey::lastError)
+                .containsExactly("java.lang.IllegalStateException", "java.lang.IllegalStateException: first");
+        assertThat(ledger.forgetAll()).containsExactlyInAnyOrder(a, b);
+        assertThat(ledger.size()).isZero();
+    }
+
+    @Test
+    void forgetsTheKeysThatAreGone() {
+        ledger.retry(a, 1, "1", new IllegalStateException(), NOW);
+        ledger.retry(b, 1, "1", new IllegalStateException(), NOW);
+
+        ledger.forgetIf(a::equals);
+
+        assertThat(ledger.mostRecent(5)).extracting(ControllerSnapshot.FailingKey::key).containsExactly("ns/b");
+    }
+}
