@@ -2,7 +2,7 @@ package dev.watchkeeper.bench;
 
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
-import dev.watchkeeper.test.apiserver.RecordedRequest;
+import dev.watchkeeper.test.apiserver.ServedRequest;
 import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
@@ -24,7 +24,7 @@ import java.util.Map;
  */
 final class OutageLoad {
 
-    private record Stamp(long nanos, RecordedRequest request) {
+    private record Stamp(long nanos, ServedRequest request) {
     }
 
     private final Duration outage;
@@ -71,7 +71,7 @@ final class OutageLoad {
                         server.endOutage();
                         recovered = System.nanoTime();
                     }
-                    List<RecordedRequest> all = server.requests();
+                    List<ServedRequest> all = server.requests();
                     for (int i = seen; i < all.size(); i++) {
                         stamps.add(new Stamp(now, all.get(i)));
                     }

@@ -33,7 +33,7 @@ final class ApiHttpHandler implements HttpHandler {
         HttpCall call = new HttpCall(exchange);
         try {
             Optional<ResourcePath> path = ResourcePath.parse(call.path());
-            faults.record(new RecordedRequest(call.method(), call.path(), call.decodedQuery(),
+            faults.record(new ServedRequest(call.method(), call.path(), call.decodedQuery(),
                     path.map(ResourcePath::plural).orElse(null)));
             serve(call, path);
         } catch (IOException e) {

@@ -64,7 +64,7 @@ final class ApiOperations {
     }
 
     Optional<JsonObject> get(ApiResource resource, String namespace, String name) {
-        return store.get(resource, new ObjectKey(resource.namespaced() ? namespace : "", name));
+        return store.get(resource, new StoredKey(resource.namespaced() ? namespace : "", name));
     }
 
     /** Applies {@code change} to the current object ({@code statusOnly}: of the status subresource), as the Java API. */
@@ -149,7 +149,7 @@ final class ApiOperations {
      *                {@code propagationPolicy} or {@code orphanDependents}
      */
     ObjectStore.Deletion delete(ApiResource resource, String namespace, String name, JsonObject options) {
-        ObjectKey key = new ObjectKey(resource.namespaced() ? namespace : "", name);
+        StoredKey key = new StoredKey(resource.namespaced() ? namespace : "", name);
         JsonObject preconditions = Json.object(options, "preconditions");
         String policy = propagationPolicy(options);
         ObjectStore.Deletion deletion = store.delete(resource, key, current -> {
@@ -197,7 +197,7 @@ final class ApiOperations {
 
     private JsonObject write(ApiResource resource, String namespace, String name, UnaryOperator<JsonObject> change,
                              FieldManager.Writer writer, BinaryOperator<JsonObject> managedFields) {
-        ObjectKey key = new ObjectKey(resource.namespaced() ? namespace : "", name);
+        StoredKey key = new StoredKey(resource.namespaced() ? namespace : "", name);
         boolean builtIn = registry.isBuiltIn(resource);
         JsonObject updated = store.update(resource, key, change, writer.subresource() != null, (current, next) -> {
             EmptyFields.omit(next, builtIn);
@@ -367,8 +367,8 @@ final class ApiOperations {
                 && resource.plural().equals(ResourceRegistry.CRD_PLURAL);
     }
 
-    private static ObjectKey key(ApiResource resource, JsonObject metadata) {
-        return new ObjectKey(resource.namespaced() ? Json.string(metadata, "namespace") : "",
+    private static StoredKey key(ApiResource resource, JsonObject metadata) {
+        return new StoredKey(resource.namespaced() ? Json.string(metadata, "namespace") : "",
                 Json.string(metadata, "name"));
     }
 

@@ -6,7 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 /** The opaque {@code continue} of a paged list: the list's resourceVersion and the last key returned. */
-record ContinueToken(long resourceVersion, ObjectKey lastKey) {
+record ContinueToken(long resourceVersion, StoredKey lastKey) {
 
     String encode() {
         JsonObject json = new JsonObject();
@@ -35,7 +35,7 @@ record ContinueToken(long resourceVersion, ObjectKey lastKey) {
             throw Statuses.badRequest("invalid continue token: " + token);
         }
         try {
-            return new ContinueToken(json.get("rv").getAsLong(), new ObjectKey(namespace, name));
+            return new ContinueToken(json.get("rv").getAsLong(), new StoredKey(namespace, name));
         } catch (NumberFormatException e) {
             throw Statuses.badRequest("invalid continue token: " + token);
         }

@@ -16,17 +16,17 @@ final class Faults {
     private final AtomicInteger throttled = new AtomicInteger();
     private final AtomicReference<Duration> retryAfter = new AtomicReference<>(Duration.ofSeconds(1));
     private final AtomicReference<Duration> delay = new AtomicReference<>(Duration.ZERO);
-    private final List<RecordedRequest> requests = new ArrayList<>();
+    private final List<ServedRequest> requests = new ArrayList<>();
     private volatile long outageEndsAt;
     private volatile boolean outage;
 
-    void record(RecordedRequest request) {
+    void record(ServedRequest request) {
         synchronized (requests) {
             requests.add(request);
         }
     }
 
-    List<RecordedRequest> requests() {
+    List<ServedRequest> requests() {
         synchronized (requests) {
             return List.copyOf(requests);
         }

@@ -66,7 +66,7 @@ final class GarbageCollector implements AutoCloseable {
     }
 
     /** An object of a resource by namespace and name, and its uid. */
-    private record ObjectRef(String groupResource, ObjectKey key, String uid) {
+    private record ObjectRef(String groupResource, StoredKey key, String uid) {
     }
 
     private void process(StoredEvent event) {
@@ -230,7 +230,7 @@ final class GarbageCollector implements AutoCloseable {
     /** The owner a reference of {@code dependent} names, when its kind is known. */
     private Optional<ObjectRef> ownerOf(ObjectRef dependent, JsonObject reference) {
         return operations.registry().findByKind(Json.string(reference, "apiVersion"), Json.string(reference, "kind"))
-                .map(r -> new ObjectRef(r.groupResource(), new ObjectKey(r.namespaced() ? dependent.key().namespace()
+                .map(r -> new ObjectRef(r.groupResource(), new StoredKey(r.namespaced() ? dependent.key().namespace()
                         : "", Json.string(reference, "name")), Json.string(reference, "uid")));
     }
 
@@ -249,7 +249,7 @@ final class GarbageCollector implements AutoCloseable {
 
     private static ObjectRef refOf(String groupResource, JsonObject object) {
         JsonObject metadata = Json.object(object, "metadata");
-        return new ObjectRef(groupResource, new ObjectKey(Objects.toString(Json.string(metadata, "namespace"), ""),
+        return new ObjectRef(groupResource, new StoredKey(Objects.toString(Json.string(metadata, "namespace"), ""),
                 Json.string(metadata, "name")), Json.string(metadata, "uid"));
     }
 

@@ -278,12 +278,12 @@ public final class InMemoryApiServer implements AutoCloseable {
     }
 
     /** Every request received, oldest first. */
-    public List<RecordedRequest> requests() {
+    public List<ServedRequest> requests() {
         return faults.requests();
     }
 
     /** The requests that addressed resource {@code plural} (any group), oldest first. */
-    public List<RecordedRequest> requests(String plural) {
+    public List<ServedRequest> requests(String plural) {
         return faults.requests().stream().filter(r -> plural.equals(r.plural())).toList();
     }
 

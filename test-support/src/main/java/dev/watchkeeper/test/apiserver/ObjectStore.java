@@ -50,7 +50,7 @@ final class ObjectStore {
         }
     }
 
-    Optional<JsonObject> get(ApiResource resource, ObjectKey key) {
+    Optional<JsonObject> get(ApiResource resource, StoredKey key) {
         synchronized (lock) {
             return Optional.ofNullable(table(resource).get(key));
         }
@@ -67,7 +67,7 @@ final class ObjectStore {
      * One page of a list: up to {@code limit} ({@code 0}: all) objects that {@code filter} selects, in namespace
      * and name order, after {@code after} ({@code null}: from the first).
      */
-    ListPage page(ApiResource resource, WatchFilter filter, ObjectKey after, long limit) {
+    StoredPage page(ApiResource resource, WatchFilter filter, StoredKey after, long limit) {
         synchronized (lock) {
             return table(resource).page(filter, after, limit, resourceVersion);
         }
@@ -78,7 +78,7 @@ final class ObjectStore {
      *
      * @throws StatusException 409 AlreadyExists
      */
-    JsonObject create(ApiResource resource, ObjectKey key, JsonObject object) {
+    JsonObject create(ApiResource resource, StoredKey key, JsonObject object) {
         synchronized (lock) {
             ObjectTable table = table(resource);
             if (table.contains(key)) {
@@ -105,7 +105,7 @@ final class ObjectStore {
      *                   validation; may throw)
      * @throws StatusException 404 NotFound, 409 Conflict when the change carries a stale resourceVersion
      */
-    JsonObject update(ApiResource resource, ObjectKey key, UnaryOperator<JsonObject> change, boolean statusOnly,
+    JsonObject update(ApiResource resource, StoredKey key, UnaryOperator<JsonObject> change, boolean statusOnly,
                       BinaryOperator<JsonObject> finish) {
         synchronized (lock) {
             ObjectTable table = table(resource);
@@ -157,7 +157,7 @@ final class ObjectStore {
      *
      * @throws StatusException 404 NotFound
      */
-    Deletion delete(ApiResource resource, ObjectKey key, UnaryOperator<JsonObject> decide) {
+    Deletion delete(ApiResource resource, StoredKey key, UnaryOperator<JsonObject> decide) {
         synchronized (lock) {
             ObjectTable table = table(resource);
             JsonObject current = table.get(key);
@@ -185,7 +185,7 @@ final class ObjectStore {
         }
     }
 
-    private JsonObject remove(ApiResource resource, ObjectTable table, ObjectKey key, JsonObject current) {
+    private JsonObject remove(ApiResource resource, ObjectTable table, StoredKey key, JsonObject current) {
         table.remove(key);
         JsonObject deleted = current.deepCopy();
         Json.ensureObject(deleted, "metadata").addProperty("resourceVersion", Long.toString(++resourceVersion));

@@ -20,27 +20,27 @@ import java.util.TreeMap;
  */
 final class ObjectTable {
 
-    private final TreeMap<ObjectKey, JsonObject> objects = new TreeMap<>();
-    private final Map<ObjectKey, byte[]> encodings = new HashMap<>();
-    private ObjectKey[] keys;
+    private final TreeMap<StoredKey, JsonObject> objects = new TreeMap<>();
+    private final Map<StoredKey, byte[]> encodings = new HashMap<>();
+    private StoredKey[] keys;
     private JsonObject[] values;
 
-    JsonObject get(ObjectKey key) {
+    JsonObject get(StoredKey key) {
         return objects.get(key);
     }
 
-    boolean contains(ObjectKey key) {
+    boolean contains(StoredKey key) {
         return objects.containsKey(key);
     }
 
-    void put(ObjectKey key, JsonObject object) {
+    void put(StoredKey key, JsonObject object) {
         objects.put(key, object);
         encodings.remove(key);
         keys = null;
         values = null;
     }
 
-    void remove(ObjectKey key) {
+    void remove(StoredKey key) {
         if (objects.remove(key) != null) {
             encodings.remove(key);
             keys = null;
@@ -58,9 +58,9 @@ final class ObjectTable {
      * Up to {@code limit} objects ({@code 0}: all) that {@code filter} selects, after {@code after} ({@code null}:
      * from the first), in namespace and name order.
      */
-    ListPage page(WatchFilter filter, ObjectKey after, long limit, long resourceVersion) {
+    StoredPage page(WatchFilter filter, StoredKey after, long limit, long resourceVersion) {
         if (keys == null) {
-            keys = objects.keySet().toArray(ObjectKey[]::new);
+            keys = objects.keySet().toArray(StoredKey[]::new);
             values = objects.values().toArray(JsonObject[]::new);
         }
         int from = 0;
@@ -85,14 +85,14 @@ final class ObjectTable {
             }
         }
         if (everything) {
-            return new ListPage(resourceVersion, items, encoded, i < to, (long) Math.max(0, to - i));
+            return new StoredPage(resourceVersion, items, encoded, i < to, (long) Math.max(0, to - i));
         }
         // Like the real server, no remainingItemCount under a selector: counting would filter the whole rest.
         boolean more = false;
         for (; i < to && !more; i++) {
             more = filter.matches(values[i]);
         }
-        return new ListPage(resourceVersion, items, encoded, more, null);
+        return new StoredPage(resourceVersion, items, encoded, more, null);
     }
 
     private byte[] encoded(int index) {
@@ -104,11 +104,11 @@ final class ObjectTable {
      * The least key of {@code namespace}: keys order by namespace, then name, and "" is the least name. The keys of
      * a namespace end below {@code first(namespace + "\0")}, the least key of the next possible namespace.
      */
-    private static ObjectKey first(String namespace) {
-        return new ObjectKey(namespace, "");
+    private static StoredKey first(String namespace) {
+        return new StoredKey(namespace, "");
     }
 
-    private int firstNotBelow(ObjectKey key) {
+    private int firstNotBelow(StoredKey key) {
         int found = Arrays.binarySearch(keys, key);
         return found >= 0 ? found : -found - 1;
     }

@@ -124,7 +124,7 @@ final class ResourceHandler {
                 throw Statuses.continueExpired();
             }
         }
-        ListPage page = store.page(resource, filter, token == null ? null : token.lastKey(),
+        StoredPage page = store.page(resource, filter, token == null ? null : token.lastKey(),
                 call.longParam("limit"));
         // Later pages carry the first page's resourceVersion, as the real server's do.
         long listVersion = token == null ? page.resourceVersion() : token.resourceVersion();
@@ -156,9 +156,9 @@ final class ResourceHandler {
         String version = call.param("resourceVersion");
         Long since = initialEvents || version == null || version.equals("0") ? null : call.longParam("resourceVersion");
         long timeoutSeconds = call.longParam("timeoutSeconds");
-        WatchStream.Options options = new WatchStream.Options(since, initialEvents, bookmarks,
+        OpenWatch.Options options = new OpenWatch.Options(since, initialEvents, bookmarks,
                 timeoutSeconds > 0 ? Duration.ofSeconds(timeoutSeconds) : null, bookmarkInterval);
-        new WatchStream(operations.store(), resource, filter(call, path), options).run(call.exchange());
+        new OpenWatch(operations.store(), resource, filter(call, path), options).run(call.exchange());
     }
 
     private JsonObject deleteCollection(HttpCall call, ApiResource resource, ResourcePath path) {
@@ -166,7 +166,7 @@ final class ResourceHandler {
         List<JsonObject> deleted = new ArrayList<>();
         for (JsonObject item : operations.store().list(resource, path.namespace()).items()) {
             if (filter.matches(item)) {
-                ObjectKey key = keyOf(item);
+                StoredKey key = keyOf(item);
                 deleted.add(operations.delete(resource, key.namespace(), key.name(), new JsonObject()).object());
             }
         }
@@ -235,7 +235,7 @@ final class ResourceHandler {
      * The bytes {@link #listBody} would encode to, spliced from the page's encoded items: the items are most of a
      * list's bytes, and the store keeps them encoded.
      */
-    private static List<byte[]> encodedListBody(ApiResource resource, JsonObject metadata, ListPage page) {
+    private static List<byte[]> encodedListBody(ApiResource resource, JsonObject metadata, StoredPage page) {
         String envelope = Json.GSON.toJson(listBody(resource, metadata, List.of()));
         String emptyItems = "\"items\":[]}";
         if (!envelope.endsWith(emptyItems)) {
@@ -261,8 +261,8 @@ final class ResourceHandler {
         return Presenter.atVersion(resource, object);
     }
 
-    private static ObjectKey keyOf(JsonObject object) {
+    private static StoredKey keyOf(JsonObject object) {
         JsonObject metadata = Json.object(object, "metadata");
-        return new ObjectKey(Json.string(metadata, "namespace"), Json.string(metadata, "name"));
+        return new StoredKey(Json.string(metadata, "namespace"), Json.string(metadata, "name"));
     }
 }

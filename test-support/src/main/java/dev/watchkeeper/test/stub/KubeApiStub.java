@@ -70,7 +70,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Stock WireMock bodies are all-or-nothing: its servlet copies a body stream into Jetty's buffered output, and
  * even reads the body fully before sending it, to log it. So a watch step is answered in two halves.
  * WireMock answers it as usual (status, headers, through a global {@link ResponseDefinitionTransformerV2}) with
- * an empty body and a marker header naming the parked {@link WatchStream}. WireMock's own Jetty 11 server is
+ * an empty body and a marker header naming the parked {@link StreamAnswer}. WireMock's own Jetty 11 server is
  * built by a custom {@code HttpServerFactory} that adds a servlet filter in front of WireMock's servlet; the
  * filter hides the marker, discards WireMock's empty body and, when WireMock is done, writes the events itself,
  * flushing each line (so a client reads them while the response is still open), then ends the body: normally
@@ -384,7 +384,7 @@ public final class KubeApiStub implements AutoCloseable, BeforeEachCallback, Aft
             if (next == null) {
                 return kind == PathScript.Step.Kind.WATCH
                         ? render(Replies.events().thenStayOpen(), path)
-                        : render(new ListPage(List.of(), "1", null), path);
+                        : render(new PageAnswer(List.of(), "1", null), path);
             }
             if (next.kind() != kind) {
                 return violation(request, 500, "InternalError",
@@ -411,10 +411,10 @@ public final class KubeApiStub implements AutoCloseable, BeforeEachCallback, Aft
     }
 
     private ResponseDefinition render(Object answer, String path) {
-        if (answer instanceof ListPage page) {
+        if (answer instanceof PageAnswer page) {
             return json(200, listBody(page, path)).build();
         }
-        if (answer instanceof WatchStream stream) {
+        if (answer instanceof StreamAnswer stream) {
             return new ResponseDefinitionBuilder().withStatus(200)
                     .withHeader("Content-Type", "application/json")
                     .withHeader(StreamingFilter.MARKER, streams.register(stream))
@@ -437,7 +437,7 @@ public final class KubeApiStub implements AutoCloseable, BeforeEachCallback, Aft
         throw new IllegalStateException("unknown answer " + answer);
     }
 
-    private String listBody(ListPage page, String path) {
+    private String listBody(PageAnswer page, String path) {
         var resource = discovery.resourceAt(path);
         String kind = resource.map(r -> r.kind() + "List").orElse("List");
         String apiVersion = resource.map(Discovery.Resource::groupVersion).orElse("v1");

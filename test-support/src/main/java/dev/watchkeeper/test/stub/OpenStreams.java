@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 final class OpenStreams {
 
     /** A body waiting to be written, with the signal that ends it early. */
-    record Pending(WatchStream stream, CountDownLatch released) {
+    record Pending(StreamAnswer stream, CountDownLatch released) {
     }
 
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
@@ -22,7 +22,7 @@ final class OpenStreams {
     private volatile CountDownLatch released = new CountDownLatch(1);
 
     /** Parks {@code stream} for the filter; the returned id travels in the marker header. */
-    String register(WatchStream stream) {
+    String register(StreamAnswer stream) {
         String id = Long.toString(ids.incrementAndGet());
         pending.put(id, new Pending(stream, released));
         return id;

@@ -49,24 +49,24 @@ public final class Replies {
     // ---- lists
 
     /** A last page holding {@code items} (model objects or JSON text), list resourceVersion "1". */
-    public static ListPage page(Object... items) {
-        return new ListPage(Arrays.asList(items), "1", null);
+    public static PageAnswer page(Object... items) {
+        return new PageAnswer(Arrays.asList(items), "1", null);
     }
 
     /** A last page holding {@code items}, list resourceVersion "1". */
-    public static ListPage page(List<?> items) {
-        return new ListPage(List.copyOf(items), "1", null);
+    public static PageAnswer page(List<?> items) {
+        return new PageAnswer(List.copyOf(items), "1", null);
     }
 
     // ---- watches
 
     /** A watch response sending {@code lines}, then ending normally (change it with {@code thenReset()} etc.). */
-    public static WatchStream events(WatchLine... lines) {
-        return new WatchStream(Arrays.asList(lines), WatchStream.Ending.EOF, java.time.Duration.ZERO);
+    public static StreamAnswer events(WatchLine... lines) {
+        return new StreamAnswer(Arrays.asList(lines), StreamAnswer.Ending.EOF, java.time.Duration.ZERO);
     }
 
     /** A watch response that ends at once with status 200 and an empty body, like a misbehaving proxy. */
-    public static WatchStream emptyWatch() {
+    public static StreamAnswer emptyWatch() {
         return events();
     }
 

@@ -17,7 +17,7 @@ import wiremock.org.eclipse.jetty.server.Request;
 
 /**
  * Writes watch bodies line by line, flushing each, in front of WireMock's servlet. WireMock answers a watch step
- * with status and headers plus a {@link #MARKER} header naming a parked {@link WatchStream}; this filter hides the
+ * with status and headers plus a {@link #MARKER} header naming a parked {@link StreamAnswer}; this filter hides the
  * marker, swallows WireMock's (empty) body, and once WireMock returns writes the stream itself, then ends it as
  * scripted: normally, by aborting the connection mid-body, or by holding it open until released.
  */
@@ -60,7 +60,7 @@ final class StreamingFilter implements Filter {
 
     private static void write(ServletRequest request, HttpServletResponse http, OpenStreams.Pending pending)
             throws IOException, InterruptedException {
-        WatchStream stream = pending.stream();
+        StreamAnswer stream = pending.stream();
         ServletOutputStream out = http.getOutputStream();
         // Commit status and headers now: a client must see the 200 before any event, as from a real server.
         http.flushBuffer();

@@ -127,10 +127,10 @@ class FaultInjectionTest {
         http.get("/api/v1/namespaces/default/secrets");
         http.get("/version");
         assertThat(server.requestCount()).isEqualTo(4);
-        assertThat(server.requests("configmaps")).extracting(RecordedRequest::toString).containsExactly(
+        assertThat(server.requests("configmaps")).extracting(ServedRequest::toString).containsExactly(
                 "GET /api/v1/namespaces/default/configmaps?limit=500",
                 "GET /api/v1/namespaces/default/configmaps?watch=true&resourceVersion=1");
-        assertThat(server.requests("configmaps")).filteredOn(RecordedRequest::isWatch).hasSize(1);
+        assertThat(server.requests("configmaps")).filteredOn(ServedRequest::isWatch).hasSize(1);
         assertThat(server.requests("secrets")).hasSize(1);
     }
 

@@ -62,7 +62,7 @@ class SelectorsAndPatchesTest {
 
     @Test
     void continueTokensRoundTripAndRejectGarbage() {
-        ContinueToken token = new ContinueToken(1234, new ObjectKey("ns", "name"));
+        ContinueToken token = new ContinueToken(1234, new StoredKey("ns", "name"));
         assertThat(ContinueToken.decode(token.encode())).isEqualTo(token);
         assertThatThrownBy(() -> ContinueToken.decode("not-a-token!")).isInstanceOfSatisfying(StatusException.class,
                 e -> assertThat(e.code()).isEqualTo(400));

@@ -16,19 +16,19 @@ import java.util.Objects;
  * @param resourceVersion {@code metadata.resourceVersion} of the list, or {@code null} to leave it out
  * @param continueToken   {@code metadata.continue}, or {@code null} on the last page
  */
-public record ListPage(List<Object> items, String resourceVersion, String continueToken) implements ListAnswer {
+public record PageAnswer(List<Object> items, String resourceVersion, String continueToken) implements ListAnswer {
 
-    public ListPage {
+    public PageAnswer {
         items = List.copyOf(Objects.requireNonNull(items, "items"));
     }
 
     /** The same page with list {@code resourceVersion} {@code version} ({@code null} = none). */
-    public ListPage resourceVersion(String version) {
-        return new ListPage(items, version, continueToken);
+    public PageAnswer resourceVersion(String version) {
+        return new PageAnswer(items, version, continueToken);
     }
 
     /** The same page with continue token {@code token} ({@code null} = last page). */
-    public ListPage continueToken(String token) {
-        return new ListPage(items, resourceVersion, token);
+    public PageAnswer continueToken(String token) {
+        return new PageAnswer(items, resourceVersion, token);
     }
 }

@@ -17,7 +17,7 @@ import java.util.Objects;
  * @param ending  what happens after the last line
  * @param dribble a real-time pause before each line after the first ({@link Duration#ZERO} = none)
  */
-public record WatchStream(List<WatchLine> lines, Ending ending, Duration dribble) implements WatchAnswer {
+public record StreamAnswer(List<WatchLine> lines, Ending ending, Duration dribble) implements WatchAnswer {
 
     /** How a watch response ends after its lines. */
     public enum Ending {
@@ -29,7 +29,7 @@ public record WatchStream(List<WatchLine> lines, Ending ending, Duration dribble
         STAY_OPEN
     }
 
-    public WatchStream {
+    public StreamAnswer {
         lines = List.copyOf(Objects.requireNonNull(lines, "lines"));
         Objects.requireNonNull(ending, "ending");
         Objects.requireNonNull(dribble, "dribble");
@@ -39,22 +39,22 @@ public record WatchStream(List<WatchLine> lines, Ending ending, Duration dribble
     }
 
     /** Ends with a clean end of stream (the default). */
-    public WatchStream thenEof() {
-        return new WatchStream(lines, Ending.EOF, dribble);
+    public StreamAnswer thenEof() {
+        return new StreamAnswer(lines, Ending.EOF, dribble);
     }
 
     /** Ends with the connection dying mid-body. */
-    public WatchStream thenReset() {
-        return new WatchStream(lines, Ending.RESET, dribble);
+    public StreamAnswer thenReset() {
+        return new StreamAnswer(lines, Ending.RESET, dribble);
     }
 
     /** Stays open, idle, after the lines. */
-    public WatchStream thenStayOpen() {
-        return new WatchStream(lines, Ending.STAY_OPEN, dribble);
+    public StreamAnswer thenStayOpen() {
+        return new StreamAnswer(lines, Ending.STAY_OPEN, dribble);
     }
 
     /** Pauses {@code delay} (real time) before each line after the first. */
-    public WatchStream dribble(Duration delay) {
-        return new WatchStream(lines, ending, delay);
+    public StreamAnswer dribble(Duration delay) {
+        return new StreamAnswer(lines, ending, delay);
     }
 }

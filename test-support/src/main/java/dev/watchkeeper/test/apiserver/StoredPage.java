@@ -13,5 +13,5 @@ import java.util.List;
  * @param more            whether selected objects follow the last item
  * @param remaining       how many objects follow, or {@code null} when a selector makes that unknown
  */
-record ListPage(long resourceVersion, List<JsonObject> items, List<byte[]> encoded, boolean more, Long remaining) {
+record StoredPage(long resourceVersion, List<JsonObject> items, List<byte[]> encoded, boolean more, Long remaining) {
 }

@@ -3,17 +3,17 @@ package dev.watchkeeper.test.apiserver;
 import java.util.Comparator;
 
 /** Where an object is stored within its resource: namespace ({@code ""} when cluster-scoped) and name. */
-record ObjectKey(String namespace, String name) implements Comparable<ObjectKey> {
+record StoredKey(String namespace, String name) implements Comparable<StoredKey> {
 
-    private static final Comparator<ObjectKey> ORDER =
-            Comparator.comparing(ObjectKey::namespace).thenComparing(ObjectKey::name);
+    private static final Comparator<StoredKey> ORDER =
+            Comparator.comparing(StoredKey::namespace).thenComparing(StoredKey::name);
 
-    ObjectKey {
+    StoredKey {
         namespace = namespace == null ? "" : namespace;
     }
 
     @Override
-    public int compareTo(ObjectKey other) {
+    public int compareTo(StoredKey other) {
         return ORDER.compare(this, other);
     }
 }

@@ -18,9 +18,9 @@ import java.util.concurrent.TimeUnit;
  * One open watch: a chunked {@code 200} response writing one JSON event per line, flushed after each. Runs on the
  * request's thread until its timeout, {@link #end()}, {@link #expire(long)} or the client going away.
  */
-final class WatchStream implements ObjectStore.WatchSink {
+final class OpenWatch implements ObjectStore.WatchSink {
 
-    private static final Logger log = LoggerFactory.getLogger(WatchStream.class);
+    private static final Logger log = LoggerFactory.getLogger(OpenWatch.class);
     private static final Object END = new Object();
 
     private final ObjectStore store;
@@ -42,7 +42,7 @@ final class WatchStream implements ObjectStore.WatchSink {
                    Duration bookmarkInterval) {
     }
 
-    WatchStream(ObjectStore store, ApiResource resource, WatchFilter filter, Options options) {
+    OpenWatch(ObjectStore store, ApiResource resource, WatchFilter filter, Options options) {
         this.store = store;
         this.resource = resource;
         this.filter = filter;

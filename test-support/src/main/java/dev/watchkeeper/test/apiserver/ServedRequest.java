@@ -4,7 +4,7 @@ package dev.watchkeeper.test.apiserver;
  * One request the server received, recorded before any fault was applied.
  *
  * <pre>{@code
- * long watches = server.requests("configmaps").stream().filter(RecordedRequest::isWatch).count();
+ * long watches = server.requests("configmaps").stream().filter(ServedRequest::isWatch).count();
  * }</pre>
  *
  * @param method e.g. {@code GET}
@@ -12,7 +12,7 @@ package dev.watchkeeper.test.apiserver;
  * @param query  the decoded query string, {@code ""} when absent
  * @param plural the resource plural the path addresses, or {@code null} (discovery, version)
  */
-public record RecordedRequest(String method, String path, String query, String plural) {
+public record ServedRequest(String method, String path, String query, String plural) {
 
     /** Whether this was a watch ({@code watch=true} or {@code watch=1}). */
     public boolean isWatch() {
