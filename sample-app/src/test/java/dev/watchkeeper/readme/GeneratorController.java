@@ -1,0 +1,24 @@
+package dev.watchkeeper.readme;
+
+import dev.watchkeeper.annotation.Reconciler;
+import dev.watchkeeper.controller.ReconcileContext;
+import dev.watchkeeper.controller.ReconcileResult;
+import dev.watchkeeper.controller.Trigger;
+import dev.watchkeeper.sample.generator.ConfigMapGenerator;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import java.util.List;
+import org.springframework.stereotype.Component;
+
+// tag::reconciler[]
+@Component
+class GeneratorController {
+
+    @Reconciler(namespace = "${app.namespace:default}", owns = V1ConfigMap.class, concurrency = 2,
+                triggerOn = Trigger.GENERATION)
+    ReconcileResult reconcile(ConfigMapGenerator generator, ReconcileContext context) {
+        List<V1ConfigMap> owned = context.store(V1ConfigMap.class).listInNamespace(context.key().namespace());
+        // create or update what the generator asks for, through context.apiClient()
+        return ReconcileResult.done();            // or ReconcileResult.requeueAfter(Duration.ofMinutes(1))
+    }
+}
+// end::reconciler[]
