@@ -71,6 +71,22 @@ public record ResourceType<T extends KubernetesObject>(Class<T> javaType, String
         return group.isEmpty() ? version : group + "/" + version;
     }
 
+    /**
+     * The declared plural, else the one the API server most likely uses for the kind
+     * ({@link ResourceNames#guessPlural}); for names and messages before discovery, never for requests.
+     */
+    public String likelyPlural() {
+        return plural != null ? plural : ResourceNames.guessPlural(kind);
+    }
+
+    /**
+     * {@code <plural>.<group>}, the name of a custom resource's CRD ({@code widgets.example.com}), or just the
+     * plural in the core group; the plural is {@link #likelyPlural()}.
+     */
+    public String qualifiedName() {
+        return group.isEmpty() ? likelyPlural() : likelyPlural() + "." + group;
+    }
+
     /** Whether plural and scope are known without discovery. */
     public boolean isResolved() {
         return plural != null && namespaced != null;

@@ -4,7 +4,6 @@ import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.backoff.BackOffSleeper;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.resource.ResolvedResource;
-import dev.watchkeeper.resource.ResourceNames;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.CacheStore;
 import dev.watchkeeper.store.Store;
@@ -116,12 +115,10 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
 
     /** The derived name (docs/semantics.md §11): {@code <plural>[.<group>]@<namespace|all>}. */
     public static String defaultName(ResourceType<?> type, WatchScope scope) {
-        String plural = type.plural() != null ? type.plural() : ResourceNames.guessPlural(type.kind());
-        String resource = type.group().isEmpty() ? plural : plural + "." + type.group();
         String selectors = (scope.labelSelector() == null ? "" : scope.labelSelector()) + "|"
                 + (scope.fieldSelector() == null ? "" : scope.fieldSelector());
         String hash = "|".equals(selectors) ? "" : "-" + Integer.toHexString(selectors.hashCode() & 0xfffff);
-        return resource + "@" + (scope.namespace() == null ? "all" : scope.namespace()) + hash;
+        return type.qualifiedName() + "@" + (scope.namespace() == null ? "all" : scope.namespace()) + hash;
     }
 
     /** Adds a listener; events reach listeners after the store, on the watcher's thread. */
@@ -345,9 +342,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
 
     private WatcherSnapshot snapshotOf(WatcherPhase phase, Duration delay, Instant nextAttemptAt) {
         ResolvedResource resolved = machine.resolvedResource();
-        String resource = resolved != null ? resolved.toString()
-                : type.apiVersion() + "/" + (type.plural() != null ? type.plural()
-                        : ResourceNames.guessPlural(type.kind()));
+        String resource = resolved != null ? resolved.toString() : type.apiVersion() + "/" + type.likelyPlural();
         return new WatcherSnapshot(name, resource, scope.namespace(), scope.labelSelector(), scope.fieldSelector(),
                 phase, synced && phase != WatcherPhase.STOPPED, store.size(), resourceVersion, consecutiveFailures,
                 delay, nextAttemptAt, lastError,

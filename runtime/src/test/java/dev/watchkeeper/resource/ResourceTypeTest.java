@@ -76,6 +76,16 @@ class ResourceTypeTest {
         assertThat(new ResolvedResource("", "v1", "nodes", false).collectionPath("default")).isEqualTo("/api/v1/nodes");
     }
 
+    @Test
+    void theQualifiedNameIsTheCrdNameWithThePluralGuessedFromTheKindUntilDiscovery() {
+        assertThat(new ResourceType<>(Custom.class, "example.com", "v1", "Widget", null, null).qualifiedName())
+                .isEqualTo("widgets.example.com");
+        assertThat(ResourceType.custom(Custom.class, "example.com", "v1", "gadgetry", true).qualifiedName())
+                .isEqualTo("gadgetry.example.com");
+        assertThat(ResourceType.of(V1ConfigMap.class).qualifiedName()).isEqualTo("configmaps");
+        assertThat(ResourceType.of(V1Deployment.class).qualifiedName()).isEqualTo("deployments.apps");
+    }
+
     static final class Custom implements KubernetesObject {
         @Override
         public V1ObjectMeta getMetadata() {

@@ -79,7 +79,8 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         }
         String path = type.group().isEmpty() ? "/api/" + type.version() : "/apis/" + type.group() + "/" + type.version();
         String display = type.apiVersion();
-        String body = execute(client.getHttpClient(), get(path, List.of()), "discover", display, display);
+        // Named by its CRD (plural guessed from the kind if need be): a missing CRD is the usual 404 here.
+        String body = execute(client.getHttpClient(), get(path, List.of()), "discover", type.qualifiedName(), display);
         try {
             JsonElement list = JsonParser.parseString(body);
             for (JsonElement resource : list.getAsJsonObject().getAsJsonArray("resources")) {
@@ -97,7 +98,8 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
                     null, e);
         }
         throw new ApiFailure(404, custom
-                ? "not found: " + display + " serves no " + type + " — is its CRD installed?"
+                ? "not found: " + display + " serves no " + (type.kind() != null ? type.kind() : type.plural())
+                        + " — is the CRD " + type.qualifiedName() + " installed?"
                 : "not found: the server does not serve " + type);
     }
 

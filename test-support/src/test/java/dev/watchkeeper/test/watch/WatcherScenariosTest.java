@@ -376,6 +376,44 @@ class WatcherScenariosTest {
         });
     }
 
+    // 12c
+    @Test
+    void missingCrdOfAKindDeclaredWithoutItsPluralNamesTheCrd() {
+        // Without a plural the watcher discovers it first; a CRD that is not installed makes its group-version 404.
+        PathScript discovery = stub.on("/apis/example.com/v1");
+        for (int i = 0; i < 20; i++) {
+            discovery.list(crdMissing());
+        }
+        time.pauseAt(Duration.ofSeconds(30));
+        EventRecorder<DynamicKubernetesObject> widgetEvents = new EventRecorder<>();
+
+        startWidgets(widgetEvents);
+        time.awaitPaused(WAIT);
+
+        assertThat(widgetEvents.errors()).first().satisfies(error -> {
+            assertThat(error.kind()).isEqualTo(ErrorKind.INITIAL_LIST_FAILED);
+            assertThat(error.code()).isEqualTo(404);
+            assertThat(error.message()).isEqualTo("not found: is the CRD widgets.example.com installed?");
+        });
+    }
+
+    // 12d
+    @Test
+    void aGroupVersionWithoutTheKindNamesTheMissingCrd() {
+        stub.resource("example.com/v1", "gadgets", "Gadget", true);
+        time.pauseAt(Duration.ofSeconds(30));
+        EventRecorder<DynamicKubernetesObject> widgetEvents = new EventRecorder<>();
+
+        startWidgets(widgetEvents);
+        time.awaitPaused(WAIT);
+
+        assertThat(widgetEvents.errors()).first().satisfies(error -> {
+            assertThat(error.code()).isEqualTo(404);
+            assertThat(error.message())
+                    .isEqualTo("not found: example.com/v1 serves no Widget — is the CRD widgets.example.com installed?");
+        });
+    }
+
     // 13
     @Test
     void relistSweepsObjectsThatAreGone() {
@@ -511,6 +549,15 @@ class WatcherScenariosTest {
         watcher.addListener(recorder);
         watcher.start();
         return watcher;
+    }
+
+    /** Widgets as a property declares them: group, version and kind, plural and scope left to discovery. */
+    private void startWidgets(EventRecorder<DynamicKubernetesObject> recorder) {
+        Watcher<DynamicKubernetesObject> watcher = track(Watcher.builder(stub.apiClient(),
+                        new ResourceType<>(DynamicKubernetesObject.class, "example.com", "v1", "Widget", null, null))
+                .scope(WatchScope.namespace("default")).timeSource(time).build());
+        watcher.addListener(recorder);
+        watcher.start();
     }
 
     private <T extends KubernetesObject> Watcher<T> track(Watcher<T> watcher) {
