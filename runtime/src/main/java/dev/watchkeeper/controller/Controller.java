@@ -3,6 +3,7 @@ package dev.watchkeeper.controller;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
+import dev.watchkeeper.text.Plural;
 import dev.watchkeeper.watch.WatchEventListener;
 import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.common.KubernetesObject;
@@ -139,7 +140,7 @@ public final class Controller<T extends KubernetesObject> {
         secondaries.forEach(s -> readiness.add(s.watcher().store().ready()));
         ready = CompletableFuture.allOf(readiness.toArray(CompletableFuture[]::new)).thenRun(() -> {
             eventKeys.enqueueAll();
-            log.info("controller {} is ready: reconciling {} objects", name, primary.store().size());
+            log.info("controller {} is ready: reconciling {}", name, Plural.count(primary.store().size(), "object"));
         });
         for (int i = 1; i <= settings.concurrency(); i++) {
             threads.add(newThread(this::work, "worker-" + i));
@@ -317,7 +318,7 @@ public final class Controller<T extends KubernetesObject> {
                 return;
             }
             if (!stopping && ready.isDone()) {
-                log.debug("controller {}: periodic resync of {} objects", name, primary.store().size());
+                log.debug("controller {}: periodic resync of {}", name, Plural.count(primary.store().size(), "object"));
                 eventKeys.enqueueAll();
             }
         }

@@ -7,6 +7,7 @@ import dev.watchkeeper.controller.OwnerReferenceMapper;
 import dev.watchkeeper.controller.SecondaryMapper;
 import dev.watchkeeper.controller.Trigger;
 import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.text.Plural;
 import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
@@ -221,7 +222,8 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         watchersByIdentity.values().forEach(this::startWatcher);
         controllers.values().forEach(Controller::start);
         running = true;
-        log.info("watchkeeper started {} watchers and {} controllers", watchersByIdentity.size(), controllers.size());
+        log.info("watchkeeper started {} and {}", Plural.count(watchersByIdentity.size(), "watcher"),
+                Plural.count(controllers.size(), "controller"));
     }
 
     /** Closes every controller (waiting for running reconciles up to each one's grace), then every watcher. */

@@ -1,5 +1,6 @@
 package dev.watchkeeper.watch;
 
+import dev.watchkeeper.text.Plural;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -78,9 +79,9 @@ public final class BufferedWatchEventListener<T> implements WatchEventListener<T
             if (buffer.poll() != null) {
                 long drops = dropped.incrementAndGet();
                 if (!overflowing || drops % 1000 == 0) {
-                    log.warn("listener {} of watcher {} is too slow: its buffer of {} events is full, dropping the"
+                    log.warn("listener {} of watcher {} is too slow: its buffer of {} is full, dropping the"
                             + " oldest ({} dropped so far)", listenerName, watcherName,
-                            buffer.remainingCapacity() + buffer.size(), drops);
+                            Plural.count(buffer.remainingCapacity() + buffer.size(), "event"), drops);
                 }
                 overflowing = true;
             }
