@@ -7,12 +7,14 @@ import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.CacheStore;
 import dev.watchkeeper.store.Store;
+import dev.watchkeeper.text.Plural;
 import dev.watchkeeper.watch.http.HttpWatchApi;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
@@ -56,6 +58,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private final RetryPolicy retryPolicy;
     private final BackOffPolicy backOffPolicy;
     private final String backOffDescription;
+    private final boolean reportsDelays;
     private final BackOffSettings backOffSettings;
     private final List<RetryListener> retryListeners;
     private final BackOffSleeper sleeper;
@@ -77,6 +80,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private WatchError lastError;
     private boolean everSynced;
     private Instant lastFailureAt;
+    private Instant failingSince;
     private long events;
     private long relists;
     private long errors;
@@ -94,6 +98,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
                 : builder.backOff.backOffPolicy(time.clock());
         this.backOffPolicy = policy instanceof SleepingBackOffPolicy<?> sleeping ? sleeping.withSleeper(sleeper) : policy;
         this.backOffDescription = backOffPolicy.toString();
+        this.reportsDelays = backOffPolicy instanceof SleepingBackOffPolicy<?>;
         this.backOffSettings = builder.backOffPolicy != null ? null : builder.backOff;
         this.retryPolicy = builder.retryPolicy != null ? builder.retryPolicy : builder.backOff.retryPolicy(time.clock());
         this.retryListeners = List.copyOf(builder.retryListeners);
@@ -218,7 +223,9 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
                     break;
                 }
                 step.events().forEach(this::deliver);
+                logFailuresRetriedAtOnce(step);
                 if (step.outcome() == Step.Outcome.PROGRESS) {
+                    logRecovery();
                     consecutiveFailures = 0;
                     if (streak.getRetryCount() > 0) {
                         streak = endStreak(streak);
@@ -237,7 +244,9 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
                 lastFailureAt = failedAt;
                 WatchFailureException failure = new WatchFailureException(step.error());
                 retryPolicy.registerThrowable(streak, failure);
-                consecutiveFailures++;
+                if (consecutiveFailures++ == 0) {
+                    failingSince = failedAt;
+                }
                 RetryContext failed = streak;
                 retryListeners.forEach(listener -> listener.onError(failed, null, failure));
                 if (!retryPolicy.canRetry(streak)) {
@@ -248,6 +257,10 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
                 if (resetRequested) {
                     resetRequested = false;
                     backOffContext = backOffPolicy.start(streak);
+                }
+                if (!reportsDelays) {
+                    // A policy that sleeps by itself never calls onSleep, which logs the failure with its delay.
+                    log.warn("watcher {}: {}; backing off as its own policy decides", name, step.error().message());
                 }
                 sleeper.atLeast(step.error().retryAfter());
                 backingOff = true;
@@ -304,11 +317,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         } else if (event instanceof WatchEvent.Failure<T> failure) {
             errors++;
             lastError = failure.error();
-            if (failure.error().kind() == ErrorKind.DECODE_FAILED) {
-                log.warn("watcher {}: {}", name, failure.error().message());
-            } else {
-                log.info("watcher {}: {}", name, failure.error().message());
-            }
         } else {
             events++;
         }
@@ -322,6 +330,31 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         }
     }
 
+    /**
+     * Logs each failure of a step that goes on without waiting: a skipped object (WARN), a first 410 or the
+     * {@code AUTO} fallback (INFO). The failure a step backs off for is logged once, with its delay, when the wait
+     * begins (or when the watcher gives up).
+     */
+    private void logFailuresRetriedAtOnce(Step<T> step) {
+        for (WatchEvent<T> event : step.events()) {
+            if (event instanceof WatchEvent.Failure<T> failure && failure.error() != step.error()) {
+                if (failure.error().kind() == ErrorKind.DECODE_FAILED) {
+                    log.warn("watcher {}: {}", name, failure.error().message());
+                } else {
+                    log.info("watcher {}: {}", name, failure.error().message());
+                }
+            }
+        }
+    }
+
+    private void logRecovery() {
+        if (consecutiveFailures > 0) {
+            Duration failing = Duration.between(failingSince, time.clock().instant());
+            log.info("watcher {} recovered after {} in {}", name, Plural.count(consecutiveFailures, "failure"),
+                    String.format(Locale.ROOT, "%.1f s", failing.toMillis() / 1000.0));
+        }
+    }
+
     /** The version a rewatch would resume from: the list's, then each event's or bookmark's. */
     private static String versionOf(WatchState<?> state, String previous) {
         String version = state instanceof WatchState.InitListed<?> listed ? listed.resourceVersion()
@@ -331,8 +364,8 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
 
     private void onSleep(Duration delay, Instant nextAttemptAt) {
         WatchError error = lastError;
-        log.warn("watcher {} backing off for {} ms after: {}", name, delay.toMillis(),
-                error == null ? "a failure" : error.message());
+        log.warn("watcher {}: {}; backing off for {} ms", name, error == null ? "a failure" : error.message(),
+                delay.toMillis());
         snapshot = snapshotOf(WatcherPhase.BACKING_OFF, delay, nextAttemptAt);
     }
 
