@@ -12,7 +12,8 @@ import org.springframework.boot.health.contributor.Status;
 /**
  * Health of every watcher: {@code UP} when each has synced and is watching; {@code DOWN} when any has
  * {@code STOPPED} (it gave up, or the application is closing); otherwise {@code OUT_OF_SERVICE} — still listing or
- * backing off, so the caches may be incomplete or stale. Details show each watcher's phase, sync and last error.
+ * backing off, so the caches may be incomplete or stale. Details show each watcher's phase, sync and, unless it is
+ * watching again, its last error; the {@code watchkeeper} endpoint keeps the last error with its time.
  */
 public class WatchkeeperHealthIndicator implements HealthIndicator {
 
@@ -46,7 +47,7 @@ public class WatchkeeperHealthIndicator implements HealthIndicator {
         if (s.nextAttemptAt() != null) {
             details.put("nextAttemptAt", s.nextAttemptAt().toString());
         }
-        if (s.lastError() != null) {
+        if (s.lastError() != null && s.phase() != WatcherPhase.WATCHING) {
             details.put("lastError", s.lastError().message());
         }
         return details;

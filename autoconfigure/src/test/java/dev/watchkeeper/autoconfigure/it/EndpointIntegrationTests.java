@@ -72,8 +72,9 @@ class EndpointIntegrationTests {
         assertThat(backingOff.getAsJsonObject("backoff").get("initialInterval").getAsString()).isEqualTo("PT30S");
         Http.Response health = http.get("/actuator/health");
         assertThat(health.status()).as(health.body()).isEqualTo(503);
-        assertThat(http.get("/actuator/health").json().getAsJsonObject().getAsJsonObject("components")
-                .getAsJsonObject("watchkeeper").get("status").getAsString()).isEqualTo("OUT_OF_SERVICE");
+        JsonObject indicator = watchkeeperHealth(http);
+        assertThat(indicator.get("status").getAsString()).isEqualTo("OUT_OF_SERVICE");
+        assertThat(watcherHealth(indicator).get("lastError").getAsString()).startsWith("server error 503 on list");
         assertThat(http.get("/actuator/health/readiness").status()).isEqualTo(503);
         assertThat(http.get("/actuator/health/liveness").status()).isEqualTo(200);
 
@@ -90,6 +91,12 @@ class EndpointIntegrationTests {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> http.get("/actuator/health").status() == 200);
         assertThat(http.get("/actuator/health/readiness").status()).isEqualTo(200);
+        assertThat(watcherHealth(watchkeeperHealth(http)).has("lastError"))
+                .as("health drops the last error once the watcher is watching again").isFalse();
+        JsonObject kept = http.get("/actuator/watchkeeper/" + WATCHER).json().getAsJsonObject()
+                .getAsJsonObject("lastError");
+        assertThat(kept.get("code").getAsInt()).as("the endpoint keeps it").isEqualTo(503);
+        assertThat(Instant.parse(kept.get("at").getAsString())).isBefore(Instant.now());
         JsonObject reconciler = http.get("/actuator/watchkeeper/team").json().getAsJsonObject();
         assertThat(reconciler.get("primaryWatcher").getAsString()).isEqualTo(WATCHER);
         await().atMost(Duration.ofSeconds(10)).until(() -> http.get("/actuator/watchkeeper/team").json()
@@ -121,6 +128,15 @@ class EndpointIntegrationTests {
             return condition.test(found[0]);
         });
         return found[0];
+    }
+
+    private static JsonObject watchkeeperHealth(Http http) {
+        return http.get("/actuator/health").json().getAsJsonObject().getAsJsonObject("components")
+                .getAsJsonObject("watchkeeper");
+    }
+
+    private static JsonObject watcherHealth(JsonObject indicator) {
+        return indicator.getAsJsonObject("details").getAsJsonObject("watchers").getAsJsonObject(WATCHER);
     }
 
     private static String phase(JsonObject watcher) {
