@@ -21,7 +21,6 @@ import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.retry.RetryContext;
-import org.springframework.retry.RetryListener;
 import org.springframework.retry.RetryPolicy;
 import org.springframework.retry.backoff.BackOffContext;
 import org.springframework.retry.backoff.BackOffInterruptedException;
@@ -30,9 +29,15 @@ import org.springframework.retry.backoff.SleepingBackOffPolicy;
 
 /**
  * Lists and watches one resource in one scope on its own thread, forever: it runs the {@link WatchMachine}, feeds
- * its {@link Store} and listeners, backs off on failures the way a Spring Retry loop does (a {@link RetryPolicy}
- * decides when to give up, a {@link BackOffPolicy} how long to wait, {@link RetryListener}s are told), and publishes
- * a {@link WatcherSnapshot} after every transition.
+ * its {@link Store} and listeners, backs off on failures, and publishes a {@link WatcherSnapshot} after every
+ * transition.
+ *
+ * <p>The loop is the project's own; it uses Spring Retry's policies as Spring Retry means them: a
+ * {@link RetryPolicy} context is opened per failure streak, told of each failure ({@code registerThrowable}), asked
+ * whether to go on ({@code canRetry}) and closed when the streak ends; one {@link BackOffPolicy} context, started
+ * again only on retry-now, is asked to wait after each failure (its reset timer, not progress, starts the delays
+ * over, as client-go's backoff does). Failures reach listeners as the project's own {@link WatchEvent.Failure}
+ * events.
  *
  * <pre>{@code
  * try (Watcher<V1ConfigMap> watcher = Watcher.builder(apiClient, ResourceType.of(V1ConfigMap.class))
@@ -60,7 +65,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private final String backOffDescription;
     private final boolean reportsDelays;
     private final BackOffSettings backOffSettings;
-    private final List<RetryListener> retryListeners;
     private final BackOffSleeper sleeper;
     private final CacheStore<T> store;
     private final ThreadFactory threadFactory;
@@ -101,7 +105,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         this.reportsDelays = backOffPolicy instanceof SleepingBackOffPolicy<?>;
         this.backOffSettings = builder.backOffPolicy != null ? null : builder.backOff;
         this.retryPolicy = builder.retryPolicy != null ? builder.retryPolicy : builder.backOff.retryPolicy(time.clock());
-        this.retryListeners = List.copyOf(builder.retryListeners);
         this.store = new CacheStore<>(builder.options.stripManagedFields());
         this.threadFactory = builder.threadFactory;
         this.streakResetAfter = builder.backOff.resetAfter();
@@ -247,8 +250,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
                 if (consecutiveFailures++ == 0) {
                     failingSince = failedAt;
                 }
-                RetryContext failed = streak;
-                retryListeners.forEach(listener -> listener.onError(failed, null, failure));
                 if (!retryPolicy.canRetry(streak)) {
                     log.error("watcher {} gives up after failing for longer than its backoff allows: {}", name,
                             step.error().message());
@@ -394,7 +395,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
 
     /** Progress ends a failure streak: the max-elapsed-time clock starts again at the next failure. */
     private RetryContext endStreak(RetryContext streak) {
-        retryListeners.forEach(listener -> listener.close(streak, null, null));
         retryPolicy.close(streak);
         return retryPolicy.open(null);
     }
@@ -411,7 +411,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         private BackOffSettings backOff = BackOffSettings.clientGo();
         private BackOffPolicy backOffPolicy;
         private RetryPolicy retryPolicy;
-        private final List<RetryListener> retryListeners = new CopyOnWriteArrayList<>();
         private TimeSource time = TimeSource.system();
         private ThreadFactory threadFactory;
 
@@ -455,12 +454,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         /** A retry policy of your own instead of the max-elapsed-time one of {@link #backOff(BackOffSettings)}. */
         public Builder<T> retryPolicy(RetryPolicy policy) {
             this.retryPolicy = policy;
-            return this;
-        }
-
-        /** Told of every failure ({@code onError}) and of the end of each failure streak ({@code close}). */
-        public Builder<T> retryListener(RetryListener listener) {
-            this.retryListeners.add(Objects.requireNonNull(listener, "listener"));
             return this;
         }
 
