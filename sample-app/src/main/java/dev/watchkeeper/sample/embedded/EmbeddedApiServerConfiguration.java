@@ -3,8 +3,6 @@ package dev.watchkeeper.sample.embedded;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -16,7 +14,8 @@ import org.springframework.context.annotation.Profile;
  * Without the {@code cluster} profile the sample talks to an in-memory API server of its own, so it runs anywhere
  * with one command. Its {@code ApiClient} replaces Watchkeeper's kubeconfig/in-cluster one (a
  * {@code @ConditionalOnMissingBean}); a test's server and client (from {@code @AutoConfigureInMemoryKubeApi})
- * replace both of these.
+ * replace both of these. A kubeconfig for {@code kubectl} is written for whichever server it is, and deleted when
+ * the application stops.
  */
 @Configuration(proxyBeanMethods = false)
 @Profile("!cluster")
@@ -28,14 +27,15 @@ public class EmbeddedApiServerConfiguration {
     @ConditionalOnMissingBean
     InMemoryApiServer embeddedApiServer() {
         InMemoryApiServer server = new InMemoryApiServer().start();
-        try {
-            Path kubeconfig = server.writeKubeconfig(Files.createTempDirectory("watchkeeper-sample-"));
-            log.info("Embedded Kubernetes API server at {}; try: kubectl --kubeconfig {} get configmaps",
-                    server.url(), kubeconfig);
-        } catch (IOException e) {
-            log.info("Embedded Kubernetes API server at {}", server.url());
-        }
+        log.info("Embedded Kubernetes API server at {}", server.url());
         return server;
+    }
+
+    @Bean(destroyMethod = "close")
+    EmbeddedKubeconfig embeddedKubeconfig(InMemoryApiServer server) throws IOException {
+        EmbeddedKubeconfig kubeconfig = EmbeddedKubeconfig.write(server);
+        log.info("Try: kubectl --kubeconfig {} get configmaps", kubeconfig.file());
+        return kubeconfig;
     }
 
     @Bean

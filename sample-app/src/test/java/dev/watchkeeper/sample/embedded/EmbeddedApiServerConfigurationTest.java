@@ -1,0 +1,31 @@
+package dev.watchkeeper.sample.embedded;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.watchkeeper.test.apiserver.InMemoryApiServer;
+import io.kubernetes.client.util.KubeConfig;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+class EmbeddedApiServerConfigurationTest {
+
+    @Test
+    void theKubeconfigPointsAtTheEmbeddedServerAndItsDirectoryIsGoneWhenTheApplicationStops() {
+        AtomicReference<Path> kubeconfig = new AtomicReference<>();
+
+        new ApplicationContextRunner().withUserConfiguration(EmbeddedApiServerConfiguration.class).run(context -> {
+            kubeconfig.set(context.getBean(EmbeddedKubeconfig.class).file());
+            assertThat(kubeconfig.get().getParent().getFileName().toString()).startsWith("watchkeeper-sample-");
+            try (Reader reader = Files.newBufferedReader(kubeconfig.get())) {
+                assertThat(KubeConfig.loadKubeConfig(reader).getServer())
+                        .isEqualTo(context.getBean(InMemoryApiServer.class).url());
+            }
+        });
+
+        assertThat(kubeconfig.get().getParent()).doesNotExist();
+    }
+}
