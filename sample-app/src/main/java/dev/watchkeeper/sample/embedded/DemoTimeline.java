@@ -5,6 +5,7 @@ import dev.watchkeeper.controller.Controller;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.sample.generator.ConfigMapGenerator;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
+import dev.watchkeeper.text.Plural;
 import dev.watchkeeper.watch.Watcher;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import java.time.Duration;
@@ -108,7 +109,7 @@ public class DemoTimeline implements DisposableBean {
     }
 
     private static String describe(WatcherSnapshot s) {
-        return s.name() + " " + s.phase() + ", " + s.consecutiveFailures() + " consecutive failures"
+        return s.name() + " " + s.phase() + ", " + Plural.count(s.consecutiveFailures(), "consecutive failure")
                 + (s.currentDelay() == null ? "" : ", current delay " + s.currentDelay().toMillis() + " ms");
     }
 
