@@ -9,52 +9,55 @@ import static org.awaitility.Awaitility.await;
 
 import com.google.gson.JsonObject;
 import dev.watchkeeper.annotation.Reconciler;
-import dev.watchkeeper.test.stub.KubeApiStub;
-import io.kubernetes.client.openapi.ApiClient;
+import dev.watchkeeper.test.boot.AutoConfigureKubeApiStub;
+import dev.watchkeeper.test.boot.KubeApiStubCustomizer;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * {@code /actuator/watchkeeper}, health, readiness and metrics over real HTTP while a watcher fails, backs off, is
  * told to retry now, and recovers.
  */
-@SpringBootTest(classes = EndpointIntegrationTests.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
+@SpringBootTest(classes = {EndpointIntegrationTests.App.class, EndpointIntegrationTests.Script.class},
+        webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = {
                 "management.endpoints.web.exposure.include=health,watchkeeper,metrics",
                 "management.endpoint.health.show-details=always",
                 "management.endpoint.health.probes.enabled=true",
                 "watchkeeper.backoff.initial-interval=30s",
                 "watchkeeper.backoff.max-interval=60s"})
+@AutoConfigureKubeApiStub
+@DirtiesContext
 class EndpointIntegrationTests {
 
-    static final KubeApiStub STUB = new KubeApiStub();
     static final String WATCHER = "configmaps@team";
 
     @LocalServerPort
     int port;
 
-    @BeforeAll
-    static void script() {
-        STUB.start();
-        STUB.on("/api/v1/namespaces/team/configmaps")
-                .list(serviceUnavailable())
-                .list(serviceUnavailable())
-                .list(page(cm("a", "5")).resourceVersion("5"))
-                .watch(events().thenStayOpen());
-    }
+    /** The API stub's script, written before the application's first call. */
+    @TestConfiguration
+    static class Script {
 
-    @AfterAll
-    static void stop() {
-        STUB.close();
+        @Bean
+        KubeApiStubCustomizer script() {
+            return stub -> {
+                stub.on("/api/v1/namespaces/team/configmaps")
+                        .list(serviceUnavailable())
+                        .list(serviceUnavailable())
+                        .list(page(cm("a", "5")).resourceVersion("5"))
+                        .watch(events().thenStayOpen());
+            };
+        }
     }
 
     @Test
@@ -145,11 +148,6 @@ class EndpointIntegrationTests {
 
     @SpringBootApplication
     static class App {
-
-        @Bean
-        ApiClient apiClient() {
-            return STUB.apiClient();
-        }
 
         @Bean
         TeamReconciler teamReconciler() {

@@ -12,9 +12,9 @@ import dev.watchkeeper.controller.ControllerSnapshot;
 import dev.watchkeeper.controller.ReconcileContext;
 import dev.watchkeeper.controller.ReconcileResult;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
-import dev.watchkeeper.test.stub.KubeApiStub;
+import dev.watchkeeper.test.boot.AutoConfigureKubeApiStub;
+import dev.watchkeeper.test.boot.KubeApiStubCustomizer;
 import dev.watchkeeper.test.stub.WatchLine;
-import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,50 +26,53 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.stereotype.Component;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * A {@code @Reconciler} bean in a real Spring Boot application against the scripted API stub over HTTP.
  */
-@SpringBootTest(classes = ReconcilerIntegrationTests.App.class, properties = "watchkeeper.reconcilers.cms.concurrency=3")
+@SpringBootTest(classes = {ReconcilerIntegrationTests.App.class, ReconcilerIntegrationTests.Script.class},
+        properties = "watchkeeper.reconcilers.cms.concurrency=3")
+@AutoConfigureKubeApiStub
+@DirtiesContext
 class ReconcilerIntegrationTests {
 
-    static final KubeApiStub STUB = new KubeApiStub();
     static final int KEYS = 30;
     static final int UPDATES = 5;
 
-    @BeforeAll
-    static void script() {
-        STUB.start();
-        List<V1ConfigMap> items = new ArrayList<>();
-        for (int i = 0; i < KEYS; i++) {
-            items.add(cm(name(i), "1"));
-        }
-        items.add(cm("fail-me", "1"));
-        items.add(cm("requeue-me", "1"));
-        List<WatchLine> changes = new ArrayList<>();
-        int rv = 2;
-        for (int round = 0; round < UPDATES; round++) {
-            for (int i = 0; i < KEYS; i++) {
-                changes.add(modified(cm(name(i), Integer.toString(rv++))));
-            }
-        }
-        STUB.on("/api/v1/namespaces/default/configmaps")
-                .list(page(items.toArray(V1ConfigMap[]::new)).resourceVersion("1"))
-                .watch(events(changes.toArray(WatchLine[]::new)).thenStayOpen());
-    }
+    /** The API stub's script, written before the application's first call. */
+    @TestConfiguration
+    static class Script {
 
-    @AfterAll
-    static void stop() {
-        STUB.close();
+        @Bean
+        KubeApiStubCustomizer script() {
+            return stub -> {
+                List<V1ConfigMap> items = new ArrayList<>();
+                for (int i = 0; i < KEYS; i++) {
+                    items.add(cm(name(i), "1"));
+                }
+                items.add(cm("fail-me", "1"));
+                items.add(cm("requeue-me", "1"));
+                List<WatchLine> changes = new ArrayList<>();
+                int rv = 2;
+                for (int round = 0; round < UPDATES; round++) {
+                    for (int i = 0; i < KEYS; i++) {
+                        changes.add(modified(cm(name(i), Integer.toString(rv++))));
+                    }
+                }
+                stub.on("/api/v1/namespaces/default/configmaps")
+                        .list(page(items.toArray(V1ConfigMap[]::new)).resourceVersion("1"))
+                        .watch(events(changes.toArray(WatchLine[]::new)).thenStayOpen());
+            };
+        }
     }
 
     @Autowired
@@ -123,11 +126,6 @@ class ReconcilerIntegrationTests {
 
     @SpringBootApplication
     static class App {
-
-        @Bean
-        ApiClient apiClient() {
-            return STUB.apiClient();
-        }
 
         @Bean
         Work work(@Lazy WatchkeeperRegistry registry) {

@@ -8,19 +8,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.annotation.Reconciler;
-import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
-import dev.watchkeeper.autoconfigure.endpoint.WatcherDescriptor;
-import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.annotation.WatchListener;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.autoconfigure.endpoint.WatcherDescriptor;
+import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
+import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.registry.WatcherDefinition;
+import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.store.Store;
 import dev.watchkeeper.test.EventRecorder;
-import dev.watchkeeper.test.stub.KubeApiStub;
+import dev.watchkeeper.test.boot.AutoConfigureKubeApiStub;
+import dev.watchkeeper.test.boot.KubeApiStubCustomizer;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.Watcher;
 import dev.watchkeeper.watch.WatcherPhase;
-import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -29,21 +29,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.test.annotation.DirtiesContext;
 
 /**
  * Watchers declared in properties and in code, injected as beans, listened to by {@code @WatchListener} methods,
  * against the scripted API stub over HTTP.
  */
-@SpringBootTest(classes = WatcherBeansIntegrationTests.App.class, properties = {
+@SpringBootTest(classes = {WatcherBeansIntegrationTests.App.class, WatcherBeansIntegrationTests.Script.class},
+        properties = {
         "watchkeeper.watchers.app-config.resource=v1/configmaps",
         "watchkeeper.watchers.app-config.namespace=default",
         "watchkeeper.watchers.teams.api-version=v1",
@@ -52,34 +53,36 @@ import org.springframework.context.annotation.Bean;
         "watchkeeper.watchers.teams.backoff.initial-interval=2s",
         "watchkeeper.backoff.initial-interval=1500ms",
         "management.endpoints.web.exposure.include=watchkeeper"})
+@AutoConfigureKubeApiStub
+@DirtiesContext
 class WatcherBeansIntegrationTests {
 
-    static final KubeApiStub STUB = new KubeApiStub();
     static final Duration WAIT = Duration.ofSeconds(10);
 
-    @BeforeAll
-    static void script() {
-        STUB.start();
-        STUB.on("/api/v1/namespaces/default/configmaps")
-                .list(page(cm("a", "1")).resourceVersion("1"))
-                .watch(events(added(cm("b", "2"))).thenStayOpen());
-        STUB.on("/api/v1/namespaces/web/configmaps")
-                .list(page(cmIn("web", "w1", "1")).resourceVersion("1"))
-                .watch(events(added(cmIn("web", "w2", "2"))).thenStayOpen());
-        STUB.on("/api/v1/namespaces/team-a/configmaps")
-                .list(page(cmIn("team-a", "x", "1")).resourceVersion("1"))
-                .watch(events().thenStayOpen());
-        STUB.on("/api/v1/namespaces/team-b/configmaps")
-                .list(page(cmIn("team-b", "y", "1")).resourceVersion("1"))
-                .watch(events().thenStayOpen());
-        STUB.on("/api/v1/namespaces/rec/configmaps")
-                .list(page().resourceVersion("1"))
-                .watch(events().thenStayOpen());
-    }
+    /** The API stub's script, written before the application's first call. */
+    @TestConfiguration
+    static class Script {
 
-    @AfterAll
-    static void stop() {
-        STUB.close();
+        @Bean
+        KubeApiStubCustomizer script() {
+            return stub -> {
+                stub.on("/api/v1/namespaces/default/configmaps")
+                        .list(page(cm("a", "1")).resourceVersion("1"))
+                        .watch(events(added(cm("b", "2"))).thenStayOpen());
+                stub.on("/api/v1/namespaces/web/configmaps")
+                        .list(page(cmIn("web", "w1", "1")).resourceVersion("1"))
+                        .watch(events(added(cmIn("web", "w2", "2"))).thenStayOpen());
+                stub.on("/api/v1/namespaces/team-a/configmaps")
+                        .list(page(cmIn("team-a", "x", "1")).resourceVersion("1"))
+                        .watch(events().thenStayOpen());
+                stub.on("/api/v1/namespaces/team-b/configmaps")
+                        .list(page(cmIn("team-b", "y", "1")).resourceVersion("1"))
+                        .watch(events().thenStayOpen());
+                stub.on("/api/v1/namespaces/rec/configmaps")
+                        .list(page().resourceVersion("1"))
+                        .watch(events().thenStayOpen());
+            };
+        }
     }
 
     @Autowired
@@ -216,11 +219,6 @@ class WatcherBeansIntegrationTests {
 
     @SpringBootApplication
     static class App {
-
-        @Bean
-        ApiClient apiClient() {
-            return STUB.apiClient();
-        }
 
         @Bean
         WatcherDefinition<V1ConfigMap> webConfigDefinition() {
