@@ -1,5 +1,6 @@
 package dev.watchkeeper.backoff;
 
+import dev.watchkeeper.settings.InvalidSettingException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Objects;
@@ -29,13 +30,11 @@ public record BackOffSettings(Duration initialInterval, double multiplier, Durat
         Objects.requireNonNull(initialInterval, "initialInterval");
         Objects.requireNonNull(maxInterval, "maxInterval");
         Objects.requireNonNull(resetAfter, "resetAfter");
-        // Validates the numbers with the same messages the policy would give.
+        // The policy holds the rules of the numbers; building it here fails as early as the settings are made.
         new JitteredExponentialBackOffPolicy(initialInterval, multiplier, maxInterval, jitter);
-        if (resetAfter.isNegative()) {
-            throw new IllegalArgumentException("reset-after must not be negative, was " + resetAfter);
-        }
-        if (maxElapsedTime != null && maxElapsedTime.isNegative()) {
-            throw new IllegalArgumentException("max elapsed time must not be negative, was " + maxElapsedTime);
+        InvalidSettingException.requireNotNegative("resetAfter", resetAfter);
+        if (maxElapsedTime != null) {
+            InvalidSettingException.requireNotNegative("maxElapsedTime", maxElapsedTime);
         }
     }
 

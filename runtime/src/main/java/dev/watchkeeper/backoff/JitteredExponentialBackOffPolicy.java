@@ -1,5 +1,6 @@
 package dev.watchkeeper.backoff;
 
+import dev.watchkeeper.settings.InvalidSettingException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.DoubleSupplier;
@@ -50,18 +51,16 @@ public final class JitteredExponentialBackOffPolicy
             double jitter, Sleeper sleeper, DoubleSupplier random) {
         Objects.requireNonNull(initialInterval, "initialInterval");
         Objects.requireNonNull(maxInterval, "maxInterval");
-        if (initialInterval.isNegative() || initialInterval.isZero()) {
-            throw new IllegalArgumentException("initial interval must be positive, was " + initialInterval);
-        }
+        InvalidSettingException.requirePositive("initialInterval", initialInterval);
         if (multiplier < 1.0) {
-            throw new IllegalArgumentException("multiplier must be at least 1, was " + multiplier);
+            throw new InvalidSettingException("multiplier", multiplier, "must be at least 1");
         }
         if (maxInterval.compareTo(initialInterval) < 0) {
-            throw new IllegalArgumentException(
-                    "max interval " + maxInterval + " must not be below the initial interval " + initialInterval);
+            throw new InvalidSettingException("maxInterval", maxInterval,
+                    "must not be below the initial interval " + initialInterval);
         }
         if (jitter < 0) {
-            throw new IllegalArgumentException("jitter must not be negative, was " + jitter);
+            throw new InvalidSettingException("jitter", jitter, "must not be negative");
         }
         this.initialInterval = initialInterval;
         this.multiplier = multiplier;

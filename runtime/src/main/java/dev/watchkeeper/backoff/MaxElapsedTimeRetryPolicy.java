@@ -1,5 +1,6 @@
 package dev.watchkeeper.backoff;
 
+import dev.watchkeeper.settings.InvalidSettingException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,8 +22,8 @@ public final class MaxElapsedTimeRetryPolicy implements RetryPolicy {
     private final Clock clock;
 
     public MaxElapsedTimeRetryPolicy(Duration maxElapsedTime, Clock clock) {
-        if (maxElapsedTime != null && maxElapsedTime.isNegative()) {
-            throw new IllegalArgumentException("max elapsed time must not be negative, was " + maxElapsedTime);
+        if (maxElapsedTime != null) {
+            InvalidSettingException.requireNotNegative("maxElapsedTime", maxElapsedTime);
         }
         this.maxElapsedTime = maxElapsedTime;
         this.clock = Objects.requireNonNull(clock, "clock");

@@ -1,5 +1,6 @@
 package dev.watchkeeper.backoff;
 
+import dev.watchkeeper.settings.InvalidSettingException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,9 +32,7 @@ public final class ResetTimerBackOffPolicy implements SleepingBackOffPolicy<Rese
         this.delegate = Objects.requireNonNull(delegate, "delegate");
         this.resetAfter = Objects.requireNonNull(resetAfter, "resetAfter");
         this.clock = Objects.requireNonNull(clock, "clock");
-        if (resetAfter.isNegative()) {
-            throw new IllegalArgumentException("reset-after must not be negative, was " + resetAfter);
-        }
+        InvalidSettingException.requireNotNegative("resetAfter", resetAfter);
     }
 
     /** Passes the sleeper on when the wrapped policy sleeps through one; otherwise keeps it as it is. */

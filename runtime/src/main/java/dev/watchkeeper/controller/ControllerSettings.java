@@ -2,6 +2,7 @@ package dev.watchkeeper.controller;
 
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.backoff.JitteredExponentialBackOffPolicy;
+import dev.watchkeeper.settings.InvalidSettingException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Objects;
@@ -30,17 +31,13 @@ public record ControllerSettings(int concurrency, BackOffPolicy backOffPolicy, D
 
     public ControllerSettings {
         if (concurrency < 1) {
-            throw new IllegalArgumentException("concurrency must be at least 1, was " + concurrency);
+            throw new InvalidSettingException("concurrency", concurrency, "must be at least 1");
         }
         ObjectBackOff.requireSleeping(backOffPolicy);
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
         Objects.requireNonNull(resyncPeriod, "resyncPeriod");
-        if (shutdownGrace.isNegative()) {
-            throw new IllegalArgumentException("shutdown grace must not be negative, was " + shutdownGrace);
-        }
-        if (resyncPeriod.isNegative()) {
-            throw new IllegalArgumentException("resync period must not be negative, was " + resyncPeriod);
-        }
+        InvalidSettingException.requireNotNegative("shutdownGrace", shutdownGrace);
+        InvalidSettingException.requireNotNegative("resyncPeriod", resyncPeriod);
         triggers = triggers == null || triggers.isEmpty() ? Set.of(Trigger.ALL) : Set.copyOf(triggers);
     }
 

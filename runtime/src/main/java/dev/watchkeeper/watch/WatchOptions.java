@@ -1,5 +1,6 @@
 package dev.watchkeeper.watch;
 
+import dev.watchkeeper.settings.InvalidSettingException;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -23,11 +24,13 @@ public record WatchOptions(int pageSize, Duration timeout, InitialListStrategy i
         Objects.requireNonNull(idleMargin, "idleMargin");
         Objects.requireNonNull(autoFallbackAfter, "autoFallbackAfter");
         if (pageSize < 1) {
-            throw new IllegalArgumentException("page size must be at least 1, was " + pageSize);
+            throw new InvalidSettingException("pageSize", pageSize, "must be at least 1");
         }
         if (timeout.getSeconds() < 1) {
-            throw new IllegalArgumentException("watch timeout must be at least 1s, was " + timeout);
+            // sent in whole seconds: anything shorter would be timeoutSeconds=0, no timeout at all
+            throw new InvalidSettingException("timeout", timeout, "must be at least 1s");
         }
+        InvalidSettingException.requirePositive("autoFallbackAfter", autoFallbackAfter);
     }
 
     public static WatchOptions defaults() {
