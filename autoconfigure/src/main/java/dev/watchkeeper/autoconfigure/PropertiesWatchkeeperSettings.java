@@ -3,7 +3,6 @@ package dev.watchkeeper.autoconfigure;
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.BackoffOverrides;
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.ReconcilerProperties;
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.WatchOverrides;
-import dev.watchkeeper.autoconfigure.WatchkeeperProperties.WatcherProperties;
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.controller.ControllerSettings;
 import dev.watchkeeper.registry.WatchkeeperSettings;
@@ -15,7 +14,8 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * {@link WatchkeeperSettings} from {@code watchkeeper.*} properties: global values, overridden per watcher
  * ({@code watchkeeper.watchers.<name>.*}) and per reconciler ({@code watchkeeper.reconcilers.<name>.*}); a
  * per-reconciler {@code concurrency} also overrides the annotation's. User {@link BackOffPolicy} beans, when given,
- * replace the property-built policies. Invalid values fail with a message naming the property.
+ * replace the property-built policies. The runtime's records check the values; a refused one fails with a
+ * {@link WatchkeeperPropertyException} naming the property it came from ({@link PropertyLayers}).
  */
 public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
 
@@ -37,35 +37,26 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
 
     @Override
     public WatchOptions watchOptions(String watcherName) {
-        WatchkeeperProperties.Watch watch = properties.watch();
-        WatchOverrides o = watcher(watcherName).watch();
-        String prefix = o == null ? "watchkeeper.watch" : "watchkeeper.watchers." + watcherName + ".watch";
-        int pageSize = o != null && o.pageSize() != null ? o.pageSize() : watch.pageSize();
-        Duration timeout = o != null && o.timeout() != null ? o.timeout() : watch.timeout();
-        Validation.atLeast(prefix + ".page-size", pageSize, 1);
-        if (timeout.getSeconds() < 1) {
-            throw Validation.invalid(prefix + ".timeout", timeout, "must be at least 1s");
-        }
-        return WatchOptions.defaults()
-                .withPageSize(pageSize)
-                .withTimeout(timeout)
-                .withInitialList(o != null && o.initialList() != null ? o.initialList() : watch.initialList())
-                .withStripManagedFields(o != null && o.stripManagedFields() != null ? o.stripManagedFields()
-                        : watch.stripManagedFields())
-                .withAutoFallbackAfter(watch.autoFallbackAfter());
+        WatchkeeperProperties.Watch global = properties.watch();
+        WatchOverrides own = watcherName == null ? null : watcher(watcherName).watch();
+        WatchOverrides o = own != null ? own : WatchOverrides.NONE;
+        return layers("watchkeeper.watch", global, watcherName, "watch", own).build(() -> WatchOptions.defaults()
+                .withPageSize(pick(o.pageSize(), global.pageSize()))
+                .withTimeout(pick(o.timeout(), global.timeout()))
+                .withInitialList(pick(o.initialList(), global.initialList()))
+                .withStripManagedFields(pick(o.stripManagedFields(), global.stripManagedFields()))
+                .withAutoFallbackAfter(pick(o.autoFallbackAfter(), global.autoFallbackAfter())));
     }
 
     @Override
     public BackOffSettings watcherBackOff(String watcherName) {
         WatchkeeperProperties.Backoff global = properties.backoff();
-        BackoffOverrides o = watcher(watcherName).backoff();
-        if (o == null) {
-            return global.toSettings("watchkeeper.backoff");
-        }
-        return Validation.backOff("watchkeeper.watchers." + watcherName + ".backoff",
+        BackoffOverrides own = watcherName == null ? null : watcher(watcherName).backoff();
+        BackoffOverrides o = own != null ? own : BackoffOverrides.NONE;
+        return layers("watchkeeper.backoff", global, watcherName, "backoff", own).build(() -> new BackOffSettings(
                 pick(o.initialInterval(), global.initialInterval()), pick(o.multiplier(), global.multiplier()),
                 pick(o.maxInterval(), global.maxInterval()), pick(o.jitter(), global.jitter()),
-                pick(o.resetAfter(), global.resetAfter()), pick(o.maxElapsedTime(), global.maxElapsedTime()));
+                pick(o.resetAfter(), global.resetAfter()), pick(o.maxElapsedTime(), global.maxElapsedTime())));
     }
 
     @Override
@@ -75,49 +66,52 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
 
     @Override
     public ControllerSettings controller(String reconcilerName, int annotationConcurrency) {
-        WatchkeeperProperties.Reconcile reconcile = properties.reconcile();
-        ReconcilerProperties own = properties.reconcilers().get(reconcilerName);
-        String prefix = "watchkeeper.reconcilers." + reconcilerName;
-        int concurrency = own != null && own.concurrency() != null ? own.concurrency() : annotationConcurrency;
-        Validation.atLeast(prefix + ".concurrency", concurrency, 1);
-        Duration resync = own != null && own.resyncPeriod() != null ? own.resyncPeriod() : reconcile.resyncPeriod();
-        Validation.notNegative(own != null && own.resyncPeriod() != null ? prefix + ".resync-period"
-                : "watchkeeper.reconcile.resync-period", resync);
-        Validation.notNegative("watchkeeper.reconcile.shutdown-grace", reconcile.shutdownGrace());
-        ControllerSettings settings = ControllerSettings.defaults()
-                .withConcurrency(concurrency)
-                .withShutdownGrace(reconcile.shutdownGrace())
-                .withResyncPeriod(resync);
+        WatchkeeperProperties.Reconcile global = properties.reconcile();
+        ReconcilerProperties own = reconcilerName == null ? null : properties.reconcilers().get(reconcilerName);
+        ReconcilerProperties o = own != null ? own : new ReconcilerProperties(null, null, null);
+        PropertyLayers layers = PropertyLayers.of("watchkeeper.reconcile", global);
+        if (own != null) {
+            layers = layers.over(PropertyLayers.entry("watchkeeper.reconcilers", reconcilerName), own);
+        }
+        ControllerSettings settings = layers.build(() -> ControllerSettings.defaults()
+                .withConcurrency(pick(o.concurrency(), annotationConcurrency))
+                .withShutdownGrace(global.shutdownGrace())
+                .withResyncPeriod(pick(o.resyncPeriod(), global.resyncPeriod())));
         return reconcilePolicy != null
                 ? settings.withBackOffPolicy(reconcilePolicy)
-                : settings.withBackOff(reconcileBackOff(own, prefix));
+                : settings.withBackOff(reconcileBackOff(reconcilerName, o.backoff()));
     }
 
-    private BackOffSettings reconcileBackOff(ReconcilerProperties own, String prefix) {
+    /** The per-object curve; the reset timer and max elapsed time of watchers do not apply to it. */
+    private BackOffSettings reconcileBackOff(String reconcilerName, BackoffOverrides own) {
         WatchkeeperProperties.ReconcileBackoff global = properties.reconcile().backoff();
-        BackoffOverrides o = own == null ? null : own.backoff();
-        String where = o == null ? "watchkeeper.reconcile.backoff" : prefix + ".backoff";
-        return Validation.backOff(where,
-                o == null ? global.initialInterval() : pick(o.initialInterval(), global.initialInterval()),
-                o == null ? global.multiplier() : pick(o.multiplier(), global.multiplier()),
-                o == null ? global.maxInterval() : pick(o.maxInterval(), global.maxInterval()),
-                o == null ? global.jitter() : pick(o.jitter(), global.jitter()),
-                Duration.ZERO, null);
+        BackoffOverrides o = own != null ? own : BackoffOverrides.NONE;
+        PropertyLayers layers = PropertyLayers.of("watchkeeper.reconcile.backoff", global);
+        if (own != null) {
+            layers = layers.over(PropertyLayers.entry("watchkeeper.reconcilers", reconcilerName) + ".backoff", own);
+        }
+        return layers.build(() -> new BackOffSettings(pick(o.initialInterval(), global.initialInterval()),
+                pick(o.multiplier(), global.multiplier()), pick(o.maxInterval(), global.maxInterval()),
+                pick(o.jitter(), global.jitter()), Duration.ZERO, null));
     }
 
-    private WatcherProperties watcher(String name) {
-        WatcherProperties own = properties.watchers().get(name);
-        return own != null ? own : WatcherProperties.NONE;
+    /** The global values under {@code globalPrefix}, and over them the watcher's own {@code group}, if any. */
+    private static PropertyLayers layers(String globalPrefix, Record global, String watcherName, String group,
+            Record own) {
+        PropertyLayers layers = PropertyLayers.of(globalPrefix, global);
+        return own == null ? layers
+                : layers.over(PropertyLayers.entry("watchkeeper.watchers", watcherName) + "." + group, own);
     }
 
-    /** Fails start-up on invalid global values even before any watcher or reconciler asks for them. */
+    private WatchkeeperProperties.WatcherProperties watcher(String name) {
+        return properties.watchers().getOrDefault(name, WatchkeeperProperties.WatcherProperties.NONE);
+    }
+
+    /** Fails start-up on invalid values, global ones first, before any watcher or reconciler asks for them. */
     private void validate() {
-        properties.backoff().toSettings("watchkeeper.backoff");
-        reconcileBackOff(null, "watchkeeper.reconcile");
-        Validation.atLeast("watchkeeper.watch.page-size", properties.watch().pageSize(), 1);
-        Validation.positive("watchkeeper.watch.auto-fallback-after", properties.watch().autoFallbackAfter());
-        Validation.notNegative("watchkeeper.reconcile.shutdown-grace", properties.reconcile().shutdownGrace());
-        Validation.notNegative("watchkeeper.reconcile.resync-period", properties.reconcile().resyncPeriod());
+        watchOptions(null);
+        watcherBackOff(null);
+        controller(null, 1);
         properties.watchers().keySet().forEach(name -> {
             watchOptions(name);
             watcherBackOff(name);

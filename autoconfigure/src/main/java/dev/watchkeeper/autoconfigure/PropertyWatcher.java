@@ -48,14 +48,14 @@ record PropertyWatcher(String name, ResourceType<?> type, List<WatcherDeclaratio
         String prefix = "watchkeeper.watchers." + name;
         ResourceType<?> type = type(prefix, properties);
         if (properties.namespace() != null && !properties.namespaces().isEmpty()) {
-            throw Validation.invalid(prefix + ".namespaces", properties.namespaces(),
+            throw WatchkeeperPropertyException.invalid(prefix + ".namespaces", properties.namespaces(),
                     "set either " + prefix + ".namespace or " + prefix + ".namespaces, not both");
         }
         List<String> namespaces = properties.namespaces().isEmpty() ? Collections.singletonList(
                 properties.namespace()) : List.copyOf(properties.namespaces());
         for (String namespace : namespaces) {
             if (namespace != null && !namespace.isBlank() && !DNS_NAME.matcher(namespace).matches()) {
-                throw Validation.invalid(properties.namespace() != null ? prefix + ".namespace" : prefix
+                throw WatchkeeperPropertyException.invalid(properties.namespace() != null ? prefix + ".namespace" : prefix
                         + ".namespaces", namespace, "is not a namespace name");
             }
         }
@@ -85,7 +85,7 @@ record PropertyWatcher(String name, ResourceType<?> type, List<WatcherDeclaratio
             property = prefix + ".resource";
             value = p.resource();
             if (p.apiVersion() != null || p.kind() != null || p.plural() != null) {
-                throw Validation.invalid(property, value, "set either " + property + " or " + prefix
+                throw WatchkeeperPropertyException.invalid(property, value, "set either " + property + " or " + prefix
                         + ".api-version with " + prefix + ".kind or " + prefix + ".plural, not both");
             }
             String[] parts = p.resource().trim().split("/", -1);
@@ -98,30 +98,30 @@ record PropertyWatcher(String name, ResourceType<?> type, List<WatcherDeclaratio
                 version = parts[1];
                 plural = parts[2];
             } else {
-                throw Validation.invalid(property, value, "expected <group>/<version>/<plural> (apps/v1/deployments)"
+                throw WatchkeeperPropertyException.invalid(property, value, "expected <group>/<version>/<plural> (apps/v1/deployments)"
                         + " or v1/<plural> for the core group (v1/configmaps)");
             }
         } else {
             property = prefix + ".api-version";
             value = p.apiVersion();
             if (p.apiVersion() == null) {
-                throw Validation.invalid(property, null, "is needed with " + prefix + "." + (p.kind() != null
+                throw WatchkeeperPropertyException.invalid(property, null, "is needed with " + prefix + "." + (p.kind() != null
                         ? "kind" : "plural") + " (or set " + prefix + ".resource)");
             }
             if ((p.kind() == null) == (p.plural() == null)) {
-                throw Validation.invalid(property, value, "needs exactly one of " + prefix + ".kind and " + prefix
+                throw WatchkeeperPropertyException.invalid(property, value, "needs exactly one of " + prefix + ".kind and " + prefix
                         + ".plural");
             }
             String[] parts = p.apiVersion().trim().split("/", -1);
             if (parts.length > 2) {
-                throw Validation.invalid(property, value, "expected <group>/<version> or v1");
+                throw WatchkeeperPropertyException.invalid(property, value, "expected <group>/<version> or v1");
             }
             group = parts.length == 2 ? parts[0] : "";
             version = parts[parts.length - 1];
             kind = p.kind();
             plural = p.plural();
             if (kind != null && !KIND.matcher(kind).matches()) {
-                throw Validation.invalid(prefix + ".kind", kind, "expected a kind such as ConfigMap");
+                throw WatchkeeperPropertyException.invalid(prefix + ".kind", kind, "expected a kind such as ConfigMap");
             }
             property = prefix + (plural != null ? ".plural" : ".kind");
             value = plural != null ? plural : kind;
@@ -129,13 +129,13 @@ record PropertyWatcher(String name, ResourceType<?> type, List<WatcherDeclaratio
         String versionProperty = p.resource() != null ? property : prefix + ".api-version";
         Object versionValue = p.resource() != null ? value : p.apiVersion();
         if (!group.isEmpty() && !DNS_NAME.matcher(group).matches()) {
-            throw Validation.invalid(versionProperty, versionValue, "'" + group + "' is not an API group");
+            throw WatchkeeperPropertyException.invalid(versionProperty, versionValue, "'" + group + "' is not an API group");
         }
         if (!VERSION.matcher(version).matches()) {
-            throw Validation.invalid(versionProperty, versionValue, "'" + version + "' is not an API version (v1, v1beta1, ...)");
+            throw WatchkeeperPropertyException.invalid(versionProperty, versionValue, "'" + version + "' is not an API version (v1, v1beta1, ...)");
         }
         if (plural != null && !DNS_NAME.matcher(plural).matches()) {
-            throw Validation.invalid(property, value, "'" + plural + "' is not a plural resource name");
+            throw WatchkeeperPropertyException.invalid(property, value, "'" + plural + "' is not a plural resource name");
         }
         Optional<BuiltInResources.Model> model = !BuiltInResources.mayBeBuiltIn(group) ? Optional.empty()
                 : kind != null ? BuiltInResources.byKind(group, version, kind)
@@ -144,7 +144,7 @@ record PropertyWatcher(String name, ResourceType<?> type, List<WatcherDeclaratio
             return builtIn(model.get().type(), group, version, model.get().kind());
         }
         if (BuiltInResources.isBuiltInGroup(group)) {
-            throw Validation.invalid(property, value, "the client knows no " + (kind != null ? "kind " + kind
+            throw WatchkeeperPropertyException.invalid(property, value, "the client knows no " + (kind != null ? "kind " + kind
                     : "resource " + plural) + " in " + (group.isEmpty() ? version : group + "/" + version)
                     + "; check the spelling and version");
         }

@@ -24,6 +24,7 @@ import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.ResolvableType;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
@@ -36,7 +37,8 @@ import org.springframework.util.ClassUtils;
  * {@code @Qualifier("app-config") Store<V1ConfigMap>} injects. The registry stays the one source of truth: each
  * bean's instance is {@code registry.watcher(declaration)}, so equal declarations (docs/semantics.md §11) are one instance
  * under several bean names. A {@code namespaces} set is one {@code Watcher} bean per namespace
- * ({@code <name>@<namespace>}) and one merged store bean {@code <name>}.
+ * ({@code <name>@<namespace>}) and one merged store bean {@code <name>}. Being the first to read the properties, it
+ * first fails start-up on a key under {@code watchkeeper.} that binds to nothing (a misspelt one).
  *
  * <pre>{@code
  * @Bean
@@ -64,6 +66,9 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
     public void postProcessBeanDefinitionRegistry(BeanDefinitionRegistry registry) throws BeansException {
         if (!(registry instanceof ConfigurableListableBeanFactory beanFactory)) {
             return;
+        }
+        if (environment instanceof ConfigurableEnvironment configurable) {
+            PropertyKeys.checkKnown(configurable); // the first step that reads the properties: fail before it
         }
         List<String> existing = List.of(registry.getBeanDefinitionNames());
         WatchkeeperProperties properties = Binder.get(environment).bindOrCreate("watchkeeper",

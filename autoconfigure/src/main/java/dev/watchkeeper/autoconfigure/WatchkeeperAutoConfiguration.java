@@ -8,7 +8,6 @@ import dev.watchkeeper.registry.WatchkeeperEnvironment;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.util.ClientBuilder;
 import java.io.IOException;
 import java.util.concurrent.ThreadFactory;
 import org.slf4j.Logger;
@@ -22,16 +21,18 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
 import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.retry.backoff.BackOffPolicy;
 
 /**
- * Watchkeeper's core: an {@link ApiClient} (kubeconfig, then in-cluster, unless the application defines one), the
- * {@link TimeSource}, settings from {@code watchkeeper.*} properties, the {@link WatchkeeperRegistry} that runs
- * every watcher and controller, the post-processor that turns {@code @Reconciler} methods into controllers, the one
- * that feeds {@code @WatchListener} methods, and the registrar that makes every watcher (from properties, from a
- * {@code WatcherDefinition} bean, or behind a {@code @Reconciler}) a bean with its store.
+ * Watchkeeper's core: an {@link ApiClient} ({@code $KUBECONFIG}, {@code ~/.kube/config} or in-cluster; finding
+ * none fails start-up; unless the application defines one), the {@link TimeSource}, settings from
+ * {@code watchkeeper.*} properties, the {@link WatchkeeperRegistry} that runs every watcher and controller, the
+ * post-processor that turns {@code @Reconciler} methods into controllers, the one that feeds {@code @WatchListener}
+ * methods, the registrar that makes every watcher (from properties, from a {@code WatcherDefinition} bean, or behind
+ * a {@code @Reconciler}) a bean with its store, and the check that every override names a watcher or reconciler.
  * Watchers and workers run on virtual threads when {@code spring.threads.virtual.enabled=true} on Java 21+.
  */
 @AutoConfiguration
@@ -48,13 +49,14 @@ public final class WatchkeeperAutoConfiguration {
     /** Name (or qualifier) of a user {@link BackOffPolicy} bean that replaces every reconciler's per-object backoff. */
     public static final String RECONCILE_BACK_OFF_POLICY = "watchkeeperReconcileBackOffPolicy";
 
+    /** From $KUBECONFIG, ~/.kube/config or the in-cluster service account; finding none fails start-up. */
     @Bean
     @ConditionalOnMissingBean
     ApiClient watchkeeperApiClient() throws IOException {
-        ApiClient client = ClientBuilder.standard().build();
-        // Without a kubeconfig or a service account the client silently defaults to localhost:8080; say where we go.
-        log.info("Watchkeeper talks to the Kubernetes API at {} (from $KUBECONFIG, ~/.kube/config, in-cluster "
-                + "config, or the client's default, in that order)", client.getBasePath());
+        ApiClientSource source = ApiClientSource.standard();
+        ApiClient client = source.build();
+        log.info("Watchkeeper talks to the Kubernetes API at {}, configured by {}", client.getBasePath(),
+                source.describe());
         return client;
     }
 
@@ -94,6 +96,14 @@ public final class WatchkeeperAutoConfiguration {
     @ConditionalOnMissingBean
     static WatchListenerAnnotationBeanPostProcessor watchListenerAnnotationBeanPostProcessor() {
         return new WatchListenerAnnotationBeanPostProcessor();
+    }
+
+    /** Fails start-up on an override that names no watcher or reconciler, once all are registered. */
+    @Bean
+    @ConditionalOnMissingBean
+    OverrideNamesCheck watchkeeperOverrideNamesCheck(WatchkeeperProperties properties, WatchkeeperRegistry registry,
+            ConfigurableEnvironment environment) {
+        return new OverrideNamesCheck(properties, registry, environment);
     }
 
     /** Watchers from properties, {@code WatcherDefinition} beans and {@code @Reconciler}s, as beans. */

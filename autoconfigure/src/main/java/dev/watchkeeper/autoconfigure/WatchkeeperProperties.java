@@ -1,6 +1,5 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.watch.InitialListStrategy;
 import java.time.Duration;
 import java.util.Collections;
@@ -12,11 +11,13 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Configuration of Watchkeeper's watchers and reconcilers ({@code watchkeeper.*}). Per-watcher and per-reconciler
- * entries override the global values for the watcher or reconciler of that name.
+ * entries override the global values for the watcher or reconciler of that name; a name with characters other than
+ * {@code a-z}, {@code 0-9} and {@code -} goes in brackets. Component names match the fields of the runtime settings
+ * they feed ({@code maxInterval} of {@code BackOffSettings}), which is how a refused value names its property.
  *
  * <pre>
  * watchkeeper.backoff.max-interval=1m
- * watchkeeper.watchers.configmaps@default.watch.page-size=100
+ * watchkeeper.watchers[configmaps@default].watch.page-size=100
  * watchkeeper.reconcilers.generator.concurrency=4
  * </pre>
  *
@@ -60,11 +61,6 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
     public record Backoff(@DefaultValue("800ms") Duration initialInterval, @DefaultValue("30s") Duration maxInterval,
             @DefaultValue("2.0") double multiplier, @DefaultValue("1.0") double jitter,
             @DefaultValue("2m") Duration resetAfter, Duration maxElapsedTime) {
-
-        BackOffSettings toSettings(String prefix) {
-            return Validation.backOff(prefix, initialInterval, multiplier, maxInterval, jitter, resetAfter,
-                    maxElapsedTime);
-        }
     }
 
     /**
@@ -174,6 +170,9 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      */
     public record BackoffOverrides(Duration initialInterval, Duration maxInterval, Double multiplier, Double jitter,
             Duration resetAfter, Duration maxElapsedTime) {
+
+        /** No overrides. */
+        static final BackoffOverrides NONE = new BackoffOverrides(null, null, null, null, null, null);
     }
 
     /**
@@ -183,8 +182,12 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param timeout            Server-side watch timeout
      * @param initialList        Initial list strategy
      * @param stripManagedFields Drop managedFields before caching
+     * @param autoFallbackAfter  With {@code auto}: how long a streaming list may take to end its initial events
      */
     public record WatchOverrides(Integer pageSize, Duration timeout, InitialListStrategy initialList,
-            Boolean stripManagedFields) {
+            Boolean stripManagedFields, Duration autoFallbackAfter) {
+
+        /** No overrides. */
+        static final WatchOverrides NONE = new WatchOverrides(null, null, null, null, null);
     }
 }

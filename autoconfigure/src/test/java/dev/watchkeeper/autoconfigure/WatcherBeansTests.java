@@ -73,8 +73,13 @@ class WatcherBeansTests {
 
     @Test
     void anEntryWithoutAResourceOnlyOverridesAndDeclaresNoWatcher() {
-        runner.withPropertyValues("watchkeeper.watchers.cms.backoff.multiplier=3")
-                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean("watchkeeper.watcher.cms"));
+        runner.withUserConfiguration(Definitions.class)
+                .withPropertyValues("watchkeeper.watchers.web-config.backoff.multiplier=3").run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean("watchkeeper.watcher.web-config");
+                    assertThat(context.getBean(WatchkeeperRegistry.class).watcher("web-config")).get()
+                            .extracting(watcher -> watcher.snapshot().backOffSettings().multiplier())
+                            .isEqualTo(3.0);
+                });
     }
 
     @Test

@@ -2,20 +2,25 @@ package dev.watchkeeper.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatchkeeperSettings;
+import dev.watchkeeper.registry.WatcherDefinition;
 import dev.watchkeeper.watch.InitialListStrategy;
 import dev.watchkeeper.watch.WatchOptions;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.retry.backoff.BackOffPolicy;
 import org.springframework.retry.backoff.FixedBackOffPolicy;
 
@@ -71,7 +76,7 @@ class WatchkeeperAutoConfigurationTests {
 
     @Test
     void bindsGlobalValuesAndPerWatcherAndPerReconcilerOverrides() {
-        runner.withPropertyValues(
+        runner.withUserConfiguration(Declared.class).withPropertyValues(
                 "watchkeeper.backoff.initial-interval=1s",
                 "watchkeeper.backoff.max-interval=1m",
                 "watchkeeper.backoff.max-elapsed-time=10m",
@@ -142,6 +147,115 @@ class WatchkeeperAutoConfigurationTests {
         runner.withPropertyValues("watchkeeper.reconcilers.gen.concurrency=0")
                 .run(context -> assertThat(context).getFailure().rootCause()
                         .hasMessageContaining("watchkeeper.reconcilers.gen.concurrency"));
+    }
+
+    @Test
+    void aPerWatcherAutoFallbackOverridesTheGlobalOne() {
+        runner.withUserConfiguration(Declared.class).withPropertyValues("watchkeeper.watch.initial-list=auto",
+                "watchkeeper.watchers.cms.watch.auto-fallback-after=3s").run(context -> {
+                    WatchkeeperSettings settings = context.getBean(WatchkeeperSettings.class);
+                    assertThat(settings.watchOptions("cms").autoFallbackAfter()).isEqualTo(Duration.ofSeconds(3));
+                    assertThat(settings.watchOptions("other").autoFallbackAfter()).isEqualTo(Duration.ofSeconds(10));
+                });
+    }
+
+    @Test
+    void aZeroAutoFallbackOfOneWatcherFailsStartUpNamingItsProperty() {
+        runner.withPropertyValues("watchkeeper.watchers.cms.watch.auto-fallback-after=0s")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("watchkeeper.watchers.cms.watch.auto-fallback-after")
+                        .hasMessageContaining("must be positive"));
+    }
+
+    @Test
+    void aRefusedValueIsNamedByThePropertyThatSetIt() {
+        runner.withPropertyValues("watchkeeper.watchers.cms.backoff.initial-interval=1m")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("watchkeeper.backoff.max-interval")
+                        .hasMessageContaining("must not be below the initial interval PT1M"));
+    }
+
+    @Test
+    void aMisspeltKeyFailsStartUpNamingTheNearestKnownKey() {
+        runner.withPropertyValues("watchkeeper.backof.max-interval=1m")
+                .run(context -> assertThat(mostSpecificCause(context))
+                        .hasMessageContaining("watchkeeper.backof.max-interval")
+                        .hasMessageContaining("did you mean watchkeeper.backoff.max-interval?"));
+        runner.withPropertyValues("watchkeeper.watchers.cms.backoff.max-intreval=1m")
+                .run(context -> assertThat(mostSpecificCause(context))
+                        .hasMessageContaining("did you mean watchkeeper.watchers.cms.backoff.max-interval?"));
+    }
+
+    @Test
+    void keysInAnyRelaxedFormAndListIndicesAreKnown() {
+        runner.withUserConfiguration(Declared.class).withPropertyValues("watchkeeper.backoff.maxInterval=1m",
+                "watchkeeper.watchers.teams.resource=v1/configmaps", "watchkeeper.watchers.teams.namespaces[0]=a",
+                "watchkeeper.watchers.teams.namespaces[1]=b")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void anOverrideOfNoWatcherFailsStartUpListingTheWatchers() {
+        runner.withUserConfiguration(Declared.class).withPropertyValues("watchkeeper.watchers.cmz.backoff.multiplier=3")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("watchkeeper.watchers.cmz.backoff.multiplier")
+                        .hasMessageContaining("no watcher has that name")
+                        .hasMessageContaining("[cms, configmaps@all]"));
+    }
+
+    @Test
+    void anOverrideOfNoReconcilerFailsStartUpListingTheReconcilers() {
+        runner.withUserConfiguration(Declared.class).withPropertyValues("watchkeeper.reconcilers.gne.concurrency=2")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("watchkeeper.reconcilers.gne.concurrency")
+                        .hasMessageContaining("no reconciler has that name")
+                        .hasMessageContaining("[gen]"));
+    }
+
+    @Test
+    void aWatcherNameWithAnAtSignIsOverriddenInBrackets() {
+        runner.withUserConfiguration(Declared.class)
+                .withPropertyValues("watchkeeper.watchers[configmaps@all].backoff.multiplier=3")
+                .run(context -> assertThat(context.getBean(WatchkeeperRegistry.class).watcher("configmaps@all"))
+                        .get().extracting(watcher -> watcher.snapshot().backOffSettings().multiplier())
+                        .isEqualTo(3.0));
+        runner.withUserConfiguration(Declared.class)
+                .withPropertyValues("watchkeeper.watchers.configmaps@all.backoff.multiplier=3")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("'configmapsall'")
+                        .hasMessageContaining("configmaps@all"));
+    }
+
+    @Test
+    void aWatcherDeclaredInPropertiesIsNoOverrideAndTakesItsOwn() {
+        runner.withPropertyValues("watchkeeper.watchers.app.resource=v1/configmaps",
+                "watchkeeper.watchers.app.backoff.multiplier=3")
+                .run(context -> assertThat(context.getBean(WatchkeeperRegistry.class).watcher("app")).get()
+                        .extracting(watcher -> watcher.snapshot().backOffSettings().multiplier()).isEqualTo(3.0));
+    }
+
+    private static Throwable mostSpecificCause(AssertableApplicationContext context) {
+        assertThat(context).hasFailed();
+        return NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
+    }
+
+    /** A watcher named cms, and a reconciler named gen whose watcher is configmaps@all. */
+    @Configuration(proxyBeanMethods = false)
+    static class Declared {
+
+        @Bean
+        WatcherDefinition<V1ConfigMap> cms() {
+            return WatcherDefinition.of(V1ConfigMap.class).namespace("default");
+        }
+
+        @Bean
+        Object generator() {
+            return new Object() {
+                @Reconciler(name = "gen")
+                void reconcile(V1ConfigMap configMap) {
+                }
+            };
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
