@@ -73,7 +73,6 @@ public final class Controller<T extends KubernetesObject> {
     private final FailureLedger ledger;
     private final EventKeys<T> eventKeys;
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
-    private final Object resyncMonitor = new Object();
     private final AtomicLong reconciles = new AtomicLong();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong requeues = new AtomicLong();
@@ -116,7 +115,7 @@ public final class Controller<T extends KubernetesObject> {
     }
 
     /**
-     * Subscribes to the watchers and starts the workers (and the resync timer). Workers wait until every store is
+     * Subscribes to the watchers and starts the workers. Workers wait until every store is
      * ready; then every primary key is enqueued once, so a controller started after its watchers misses nothing.
      */
     public synchronized void start() {
@@ -145,9 +144,6 @@ public final class Controller<T extends KubernetesObject> {
         for (int i = 1; i <= settings.concurrency(); i++) {
             threads.add(newThread(this::work, "worker-" + i));
         }
-        if (!settings.resyncPeriod().isZero()) {
-            threads.add(newThread(this::resync, "resync"));
-        }
         threads.forEach(Thread::start);
     }
 
@@ -156,9 +152,6 @@ public final class Controller<T extends KubernetesObject> {
         stopping = true;
         queue.shutdown();
         stopped.complete(null);
-        synchronized (resyncMonitor) {
-            resyncMonitor.notifyAll();
-        }
     }
 
     /**
@@ -259,7 +252,7 @@ public final class Controller<T extends KubernetesObject> {
     /** The current state, read when asked (the most recent failing keys, the counts, queue depth, readiness). */
     public ControllerSnapshot snapshot() {
         return new ControllerSnapshot(name, primary.name(), secondaries.stream().map(s -> s.watcher().name()).toList(),
-                isReady(), queue.depth(), queue.inFlight(), settings.concurrency(), lastReconcileAt, lastResult,
+                isReady(), queue.depth(), queue.delayed(), queue.inFlight(), settings.concurrency(), lastReconcileAt, lastResult,
                 ledger.mostRecent(FAILING_KEYS_SHOWN), ledger.size(), counts());
     }
 
@@ -303,27 +296,6 @@ public final class Controller<T extends KubernetesObject> {
         }
     }
 
-    private void resync() {
-        while (!stopping) {
-            double jitter = 0.9 + 0.2 * ThreadLocalRandom.current().nextDouble();
-            Instant due = time.clock().instant().plusMillis((long) (settings.resyncPeriod().toMillis() * jitter));
-            try {
-                synchronized (resyncMonitor) {
-                    // TimeSource.await may return early; the loop holds the deadline.
-                    while (!stopping && time.clock().instant().isBefore(due)) {
-                        time.await(resyncMonitor, Duration.between(time.clock().instant(), due), () -> stopping);
-                    }
-                }
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (!stopping && ready.isDone()) {
-                log.debug("controller {}: periodic resync of {}", name, Plural.count(primary.store().size(), "object"));
-                eventKeys.enqueueAll();
-            }
-        }
-    }
-
     // ---- one reconcile
 
     private void process(ObjectKey key) {
@@ -362,7 +334,20 @@ public final class Controller<T extends KubernetesObject> {
             queue.add(key, result.requeueAfter());
             return outcome(key, attempt, ReconcileOutcome.Kind.REQUEUE, result.requeueAfter(), start, null);
         }
+        scheduleResync(key);
         return outcome(key, attempt, ReconcileOutcome.Kind.DONE, null, start, null);
+    }
+
+    /**
+     * Periodic resync runs through the queue: a key reconciled successfully is queued again after the resync period
+     * (±10 %), unless a change, retry or requeue brings it back sooner (the earlier due time wins).
+     */
+    private void scheduleResync(ObjectKey key) {
+        Duration period = settings.resyncPeriod();
+        if (!period.isZero()) {
+            double jitter = 0.9 + 0.2 * ThreadLocalRandom.current().nextDouble();
+            queue.add(key, Duration.ofMillis((long) (period.toMillis() * jitter)));
+        }
     }
 
     private ReconcileOutcome failed(ObjectKey key, int attempt, String version, Throwable thrown, long start) {

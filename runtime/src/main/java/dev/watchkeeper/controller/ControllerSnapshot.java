@@ -12,7 +12,8 @@ import java.util.List;
  * @param primaryWatcher    the name of the watcher of the primary resource
  * @param secondaryWatchers names of the watchers of owned and other watched resources
  * @param ready             every store of the controller has completed its first sync, so reconciles run
- * @param queueDepth        keys waiting (due now or later)
+ * @param queueDepth        keys due now, waiting for a worker
+ * @param scheduled         keys waiting for their due time (retries, requeues, periodic resyncs)
  * @param inFlight          reconciles running now
  * @param concurrency       the most reconciles that may run at once
  * @param lastReconcileAt   when the latest reconcile finished, or {@code null}
@@ -22,7 +23,7 @@ import java.util.List;
  * @param counts            totals since start
  */
 public record ControllerSnapshot(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
-        int queueDepth, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
+        int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
         List<FailingKey> failingKeys, int failingKeysTotal, Counts counts) {
 
     public ControllerSnapshot {

@@ -54,6 +54,8 @@ public final class WorkQueue<K> {
     private final Set<K> processing = new HashSet<>();
     /** Keys added while processing, with the earliest due time asked for; queued by {@link #done}. */
     private final Map<K, Instant> dirty = new HashMap<>();
+    /** How many queued keys wait in the heap for their due time. */
+    private int delayed;
     private long sequence;
     private long changes;
     private boolean shutdown;
@@ -123,6 +125,7 @@ public final class WorkQueue<K> {
                 heap.poll();
                 queued.put(head.key(), new Slot<>(head.key(), head.due(), head.sequence(), false));
                 ready.add(head.key());
+                delayed--;
             }
         }
         return null;
@@ -156,10 +159,17 @@ public final class WorkQueue<K> {
         }
     }
 
-    /** Keys queued, due now or later (not those being processed). */
+    /** Keys due now, waiting for a taker (client-go's {@code Len}); not delayed ones, not those being processed. */
     public int depth() {
         synchronized (monitor) {
-            return queued.size();
+            return queued.size() - delayed;
+        }
+    }
+
+    /** Keys waiting for their due time (retries, requeues, resyncs). */
+    public int delayed() {
+        synchronized (monitor) {
+            return delayed;
         }
     }
 
@@ -191,11 +201,15 @@ public final class WorkQueue<K> {
         if (existing != null && (!existing.delayed() || !due.isBefore(existing.due()))) {
             return;
         }
-        boolean delayed = due.isAfter(now);
-        Slot<K> slot = new Slot<>(key, due, sequence++, delayed);
+        if (existing != null) {
+            delayed--; // an earlier due time replaces a delayed slot, which goes stale in the heap
+        }
+        boolean later = due.isAfter(now);
+        Slot<K> slot = new Slot<>(key, due, sequence++, later);
         queued.put(key, slot);
-        if (delayed) {
+        if (later) {
             heap.add(slot);
+            delayed++;
         } else {
             ready.add(key);
         }

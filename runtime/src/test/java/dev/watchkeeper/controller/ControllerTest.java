@@ -122,7 +122,8 @@ class ControllerTest {
         assertThat(outcomes.get(0).kind()).isEqualTo(ReconcileOutcome.Kind.REQUEUE);
         assertThat(outcomes.get(0).next()).isEqualTo(Duration.ofHours(1));
         ControllerSnapshot snapshot = controllers.get(0).snapshot();
-        assertThat(snapshot.queueDepth()).isEqualTo(1);
+        assertThat(snapshot.queueDepth()).as("nothing is due now").isZero();
+        assertThat(snapshot.scheduled()).as("the requeued key waits for its hour").isEqualTo(1);
         assertThat(snapshot.lastResult()).isEqualTo("requeue");
         assertThat(snapshot.counts().requeues()).isEqualTo(1);
     }

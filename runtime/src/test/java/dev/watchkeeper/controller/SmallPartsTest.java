@@ -181,6 +181,9 @@ class SmallPartsTest {
             controller.start();
 
             await().until(() -> reconciles.get() >= 3);
+            assertThat(controller.isRunning()).isTrue();
+            assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
+                    .as("resync runs through the queue, on no thread of its own").noneMatch(n -> n.endsWith("-resync"));
         } finally {
             controller.close(Duration.ofSeconds(1));
             watcher.close();

@@ -53,7 +53,8 @@ class WorkQueueTest {
         queue.add("a", Duration.ofSeconds(5));
 
         assertThat(queue.dueAt("a")).isEqualTo(time.clock().instant().plusSeconds(1));
-        assertThat(queue.depth()).isEqualTo(1);
+        assertThat(queue.delayed()).as("one slot for a").isEqualTo(1);
+        assertThat(queue.depth()).isZero();
     }
 
     @Test
@@ -84,7 +85,8 @@ class WorkQueueTest {
         time.advance(Duration.ofSeconds(11));
         queue.add("c", Duration.ofSeconds(1));
 
-        assertThat(queue.depth()).as("the delayed slot a left behind is not queued").isEqualTo(1);
+        assertThat(queue.delayed()).as("the delayed slot a left behind is not queued").isEqualTo(1);
+        assertThat(queue.depth()).as("c is not due yet").isZero();
         CompletableFuture<String> next = CompletableFuture.supplyAsync(this::takeQuietly, takers);
         time.advance(Duration.ofSeconds(1));
         assertThat(next).succeedsWithin(Duration.ofSeconds(2)).isEqualTo("c");
@@ -98,6 +100,23 @@ class WorkQueueTest {
         queue.add("b");
 
         assertThat(next).succeedsWithin(Duration.ofSeconds(2)).isEqualTo("b");
+    }
+
+    @Test
+    void depthCountsKeysDueNowAndDelayedCountsTheOthers() throws Exception {
+        queue.add("now");
+        queue.add("later", Duration.ofSeconds(10));
+        queue.add("sooner", Duration.ofSeconds(10));
+        queue.add("sooner");
+
+        assertThat(queue.depth()).as("now and sooner").isEqualTo(2);
+        assertThat(queue.delayed()).as("later").isEqualTo(1);
+        time.advance(Duration.ofSeconds(10));
+        assertThat(queue.take()).isEqualTo("now");
+        assertThat(queue.take()).isEqualTo("sooner");
+        assertThat(queue.take()).isEqualTo("later");
+        assertThat(queue.delayed()).isZero();
+        assertThat(queue.depth()).isZero();
     }
 
     @Test

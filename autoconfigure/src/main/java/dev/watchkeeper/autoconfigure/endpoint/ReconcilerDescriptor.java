@@ -11,7 +11,8 @@ import java.util.List;
  * @param primaryWatcher    the watcher of its primary resource
  * @param secondaryWatchers watchers of owned and other watched resources
  * @param ready             every store synced, so reconciles run
- * @param queueDepth        keys waiting
+ * @param queueDepth        keys due now, waiting for a worker
+ * @param scheduled         keys waiting for their due time (retries, requeues, periodic resyncs)
  * @param inFlight          reconciles running
  * @param concurrency       most reconciles at once
  * @param lastReconcileAt   when the latest reconcile finished
@@ -21,12 +22,12 @@ import java.util.List;
  * @param counts            totals since start
  */
 public record ReconcilerDescriptor(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
-        int queueDepth, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
+        int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
         List<ControllerSnapshot.FailingKey> failingKeys, int failingKeysTotal, ControllerSnapshot.Counts counts) {
 
     static ReconcilerDescriptor of(ControllerSnapshot s) {
         return new ReconcilerDescriptor(s.name(), s.primaryWatcher(), s.secondaryWatchers(), s.ready(),
-                s.queueDepth(), s.inFlight(), s.concurrency(), s.lastReconcileAt(), s.lastResult(), s.failingKeys(),
+                s.queueDepth(), s.scheduled(), s.inFlight(), s.concurrency(), s.lastReconcileAt(), s.lastResult(), s.failingKeys(),
                 s.failingKeysTotal(), s.counts());
     }
 }
