@@ -70,7 +70,7 @@ record PropertyWatcher(String name, ResourceType<?> type, List<WatcherDeclaratio
 
     private static <T extends KubernetesObject> WatcherDeclaration<T> declaration(String name, ResourceType<T> type,
             WatchScope scope) {
-        return new WatcherDeclaration<>(name, type, scope);
+        return WatcherDeclaration.of(type, scope).named(name);
     }
 
     /** The resource of {@code resource}, or of {@code api-version} with {@code kind} or {@code plural}. */

@@ -5,7 +5,6 @@ import dev.watchkeeper.annotation.ReconcilerParser;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import dev.watchkeeper.registry.WatcherDeclaration;
-import dev.watchkeeper.registry.WatcherDefinition;
 import dev.watchkeeper.store.MergedStore;
 import dev.watchkeeper.store.Store;
 import dev.watchkeeper.watch.Watcher;
@@ -31,7 +30,7 @@ import org.springframework.util.ClassUtils;
 /**
  * Makes every watcher a singleton bean before any bean is created, so it can be injected and shows in
  * {@code /actuator/beans}: watchers declared in {@code watchkeeper.watchers.<name>.*}, {@code @Bean}s returning a
- * {@link WatcherDefinition}, and the watchers of {@code @Reconciler} methods (found on the bean classes). Each
+ * {@link WatcherDeclaration}, and the watchers of {@code @Reconciler} methods (found on the bean classes). Each
  * watcher is two beans, {@code watchkeeper.watcher.<name>} ({@code Watcher<T>}) and {@code watchkeeper.store.<name>}
  * ({@code Store<T>}), both qualified by the watcher's name and typed by their generic, so
  * {@code @Qualifier("app-config") Store<V1ConfigMap>} injects. The registry stays the one source of truth: each
@@ -81,7 +80,7 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
             if (type == null) {
                 continue;
             }
-            if (WatcherDefinition.class.isAssignableFrom(type)) {
+            if (WatcherDeclaration.class.isAssignableFrom(type)) {
                 registerDefinition(registry, beanFactory, beanName);
             } else {
                 for (ParsedReconciler reconciler : ReconcilerParser.parse(ClassUtils.getUserClass(type), beanName,
@@ -127,8 +126,8 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
         WatchkeeperSettings settings = beanFactory.getBean(WatchkeeperSettings.class);
         List members = new ArrayList<>();
         for (WatcherDeclaration<?> member : declared.declarations()) {
-            members.add(member.withOptions(settings.watchOptions(declared.name()))
-                    .withBackOff(settings.watcherBackOff(declared.name())));
+            members.add(member.options(settings.watchOptions(declared.name()))
+                    .backOff(settings.watcherBackOff(declared.name())));
         }
         return (List<Watcher<?>>) (List) registry(beanFactory).watcherGroup(declared.name(), members);
     }
@@ -140,23 +139,22 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
         return new MergedStore(stores);
     }
 
-    /** A {@code @Bean} returning a {@link WatcherDefinition}: named by {@code named(...)}, or else by the bean. */
+    /** A {@code @Bean} returning a {@link WatcherDeclaration}: named by {@code named(...)}, or else by the bean. */
     private void registerDefinition(BeanDefinitionRegistry registry, ConfigurableListableBeanFactory beanFactory,
             String beanName) {
         Class<?> javaType = definedType(beanFactory, beanName);
-        Supplier<WatcherDefinition<?>> definition = () -> beanFactory.getBean(beanName, WatcherDefinition.class);
-        Supplier<String> name = () -> {
-            String declared = definition.get().name();
-            return declared != null ? declared : beanName;
+        Supplier<WatcherDeclaration<?>> declaration = () -> {
+            WatcherDeclaration<?> declared = beanFactory.getBean(beanName, WatcherDeclaration.class);
+            return declared.name() != null ? declared : declared.named(beanName);
         };
-        registerPair(registry, beanName, name, javaType,
-                () -> registry(beanFactory).watcher(definition.get().declaration(beanName)));
+        registerPair(registry, beanName, () -> declaration.get().name(), javaType,
+                () -> registry(beanFactory).watcher(declaration.get()));
     }
 
     private static Class<?> definedType(ConfigurableListableBeanFactory beanFactory, String beanName) {
         try {
             BeanDefinition merged = beanFactory.getMergedBeanDefinition(beanName);
-            Class<?> resolved = merged.getResolvableType().as(WatcherDefinition.class).getGeneric(0).resolve();
+            Class<?> resolved = merged.getResolvableType().as(WatcherDeclaration.class).getGeneric(0).resolve();
             return resolved != null ? resolved : KubernetesObject.class;
         } catch (RuntimeException unknown) {
             return KubernetesObject.class;

@@ -4,7 +4,7 @@ import dev.watchkeeper.annotation.ReconcilerAnnotationBeanPostProcessor;
 import dev.watchkeeper.annotation.WatchListenerAnnotationBeanPostProcessor;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.controller.ReconcileObserver;
-import dev.watchkeeper.registry.WatchkeeperEnvironment;
+import dev.watchkeeper.registry.RegistryServices;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import io.kubernetes.client.openapi.ApiClient;
@@ -31,7 +31,7 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * none fails start-up; unless the application defines one), the {@link TimeSource}, settings from
  * {@code watchkeeper.*} properties, the {@link WatchkeeperRegistry} that runs every watcher and controller, the
  * post-processor that turns {@code @Reconciler} methods into controllers, the one that feeds {@code @WatchListener}
- * methods, the registrar that makes every watcher (from properties, from a {@code WatcherDefinition} bean, or behind
+ * methods, the registrar that makes every watcher (from properties, from a {@code WatcherDeclaration} bean, or behind
  * a {@code @Reconciler}) a bean with its store, and the check that every override names a watcher or reconciler.
  * Watchers and workers run on virtual threads when {@code spring.threads.virtual.enabled=true} on Java 21+.
  */
@@ -82,7 +82,7 @@ public final class WatchkeeperAutoConfiguration {
         ThreadFactory threads = Threading.VIRTUAL.isActive(environment)
                 ? new VirtualThreadTaskExecutor("watchkeeper-").getVirtualThreadFactory()
                 : null;
-        return new WatchkeeperRegistry(new WatchkeeperEnvironment(apiClient, time, settings, threads, threads,
+        return new WatchkeeperRegistry(new RegistryServices(apiClient, time, settings, threads, threads,
                 observer.getIfAvailable()));
     }
 
@@ -106,7 +106,7 @@ public final class WatchkeeperAutoConfiguration {
         return new OverrideNamesCheck(properties, registry, environment);
     }
 
-    /** Watchers from properties, {@code WatcherDefinition} beans and {@code @Reconciler}s, as beans. */
+    /** Watchers from properties, {@code WatcherDeclaration} beans and {@code @Reconciler}s, as beans. */
     @Bean
     @ConditionalOnMissingBean
     static WatcherBeanRegistrar watchkeeperWatcherBeanRegistrar() {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.watchkeeper.annotation.WatchListener;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
-import dev.watchkeeper.registry.WatcherDefinition;
+import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.store.Store;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.Watcher;
@@ -73,7 +73,7 @@ class WatcherBeansTests {
 
     @Test
     void anEntryWithoutAResourceOnlyOverridesAndDeclaresNoWatcher() {
-        runner.withUserConfiguration(Definitions.class)
+        runner.withUserConfiguration(Declarations.class)
                 .withPropertyValues("watchkeeper.watchers.web-config.backoff.multiplier=3").run(context -> {
                     assertThat(context).hasNotFailed().doesNotHaveBean("watchkeeper.watcher.web-config");
                     assertThat(context.getBean(WatchkeeperRegistry.class).watcher("web-config")).get()
@@ -121,8 +121,8 @@ class WatcherBeansTests {
     }
 
     @Test
-    void aCodeDefinitionIsNamedByTheBeanUnlessItNamesItself() {
-        runner.withUserConfiguration(Definitions.class).run(context -> {
+    void aCodeDeclarationIsNamedByTheBeanUnlessItNamesItself() {
+        runner.withUserConfiguration(Declarations.class).run(context -> {
             assertThat(context).hasNotFailed();
             WatchkeeperRegistry registry = context.getBean(WatchkeeperRegistry.class);
             assertThat(registry.watcher("secrets")).isPresent();
@@ -160,16 +160,16 @@ class WatcherBeansTests {
     }
 
     @Configuration(proxyBeanMethods = false)
-    static class Definitions {
+    static class Declarations {
 
         @Bean
-        WatcherDefinition<V1Secret> secrets() {
-            return WatcherDefinition.of(V1Secret.class).namespace("default");
+        WatcherDeclaration<V1Secret> secrets() {
+            return WatcherDeclaration.of(V1Secret.class).namespace("default");
         }
 
         @Bean
-        WatcherDefinition<V1ConfigMap> webConfig() {
-            return WatcherDefinition.of(V1ConfigMap.class).labelSelector("app=web").named("web-config");
+        WatcherDeclaration<V1ConfigMap> webConfig() {
+            return WatcherDeclaration.of(V1ConfigMap.class).labelSelector("app=web").named("web-config");
         }
     }
 

@@ -7,7 +7,7 @@ import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatchkeeperSettings;
-import dev.watchkeeper.registry.WatcherDefinition;
+import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.watch.InitialListStrategy;
 import dev.watchkeeper.watch.WatchOptions;
 import io.kubernetes.client.openapi.ApiClient;
@@ -244,8 +244,8 @@ class WatchkeeperAutoConfigurationTests {
     static class Declared {
 
         @Bean
-        WatcherDefinition<V1ConfigMap> cms() {
-            return WatcherDefinition.of(V1ConfigMap.class).namespace("default");
+        WatcherDeclaration<V1ConfigMap> cms() {
+            return WatcherDeclaration.of(V1ConfigMap.class).namespace("default");
         }
 
         @Bean

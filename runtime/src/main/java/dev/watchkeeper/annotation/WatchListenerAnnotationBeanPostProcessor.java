@@ -138,7 +138,7 @@ public class WatchListenerAnnotationBeanPostProcessor
         WatchEventListener<T> target = target(found, watcher.type().javaType());
         String listenerName = found.beanName() + "." + found.method().getName();
         BufferedWatchEventListener<T> buffered = new BufferedWatchEventListener<>(watcher.name(), listenerName,
-                found.bufferSize(), registry.environment().watcherThreads(), target);
+                found.bufferSize(), registry.services().watcherThreads(), target);
         watcher.addListener(buffered);
         listeners.add(buffered);
         buffered.start();

@@ -8,13 +8,19 @@ import io.kubernetes.client.common.KubernetesObject;
 import java.util.Objects;
 
 /**
- * A request for a watcher: resource, scope and optionally a name, watch options and backoff. Declarations that come
- * to the same identity (resource, scope, selectors, watch options and backoff) share one watcher (docs/semantics.md §11).
- * Options and backoff left {@code null} come from the settings of the watcher's name.
+ * A watcher asked for: resource, scope and optionally a name, watch options and backoff. Declarations that come to
+ * the same identity (resource, scope, selectors, watch options and backoff) share one watcher (docs/semantics.md
+ * §11). Options and backoff left {@code null} come from the settings of the watcher's name. Immutable; each method
+ * returns a new declaration.
+ *
+ * <p>Declare a watcher in code by returning one from a {@code @Bean} method: the auto-configuration registers the
+ * watcher (and its store) as beans, named by {@link #named(String)} or else after the {@code @Bean}.
  *
  * <pre>{@code
- * Watcher<V1ConfigMap> watcher = registry.watcher(
- *         WatcherDeclaration.of(ResourceType.of(V1ConfigMap.class), WatchScope.namespace("default")));
+ * @Bean
+ * WatcherDeclaration<V1ConfigMap> webConfig() {
+ *     return WatcherDeclaration.of(V1ConfigMap.class).namespace("default").labelSelector("app=web");
+ * }
  * }</pre>
  *
  * @param name    the declared name, or {@code null} for the derived one ({@code Watcher.defaultName})
@@ -32,26 +38,51 @@ public record WatcherDeclaration<T extends KubernetesObject>(String name, Resour
         Objects.requireNonNull(scope, "scope");
     }
 
-    public WatcherDeclaration(String name, ResourceType<T> type, WatchScope scope) {
-        this(name, type, scope, null, null);
+    /** A built-in model such as {@code V1ConfigMap}, in all namespaces. */
+    public static <T extends KubernetesObject> WatcherDeclaration<T> of(Class<T> model) {
+        return of(ResourceType.of(model));
+    }
+
+    /** Any resource (a custom or dynamic one), in all namespaces. */
+    public static <T extends KubernetesObject> WatcherDeclaration<T> of(ResourceType<T> type) {
+        return of(type, WatchScope.allNamespaces());
     }
 
     public static <T extends KubernetesObject> WatcherDeclaration<T> of(ResourceType<T> type, WatchScope scope) {
-        return new WatcherDeclaration<>(null, type, scope);
+        return new WatcherDeclaration<>(null, type, scope, null, null);
     }
 
+    /** The watcher's name in the registry, actuator, metrics, properties and qualifiers. */
     public WatcherDeclaration<T> named(String name) {
         return new WatcherDeclaration<>(name, type, scope, options, backOff);
     }
 
-    /** This declaration with its own watch options instead of the settings of its name. */
-    public WatcherDeclaration<T> withOptions(WatchOptions options) {
-        return new WatcherDeclaration<>(name, type, scope, options, backOff);
+    /** Watch only {@code namespace}. */
+    public WatcherDeclaration<T> namespace(String namespace) {
+        return scope(new WatchScope(namespace, scope.labelSelector(), scope.fieldSelector()));
     }
 
-    /** This declaration with its own backoff numbers instead of the settings of its name. */
-    public WatcherDeclaration<T> withBackOff(BackOffSettings backOff) {
-        return new WatcherDeclaration<>(name, type, scope, options, backOff);
+    /** Watch every namespace (the default), and cluster-scoped resources. */
+    public WatcherDeclaration<T> allNamespaces() {
+        return namespace(null);
+    }
+
+    public WatcherDeclaration<T> labelSelector(String selector) {
+        return scope(scope.withLabelSelector(selector));
+    }
+
+    public WatcherDeclaration<T> fieldSelector(String selector) {
+        return scope(scope.withFieldSelector(selector));
+    }
+
+    /** How this watcher lists and watches, instead of the settings of its name. */
+    public WatcherDeclaration<T> options(WatchOptions options) {
+        return new WatcherDeclaration<>(name, type, scope, Objects.requireNonNull(options, "options"), backOff);
+    }
+
+    /** The backoff of this watcher, instead of the settings of its name. */
+    public WatcherDeclaration<T> backOff(BackOffSettings backOff) {
+        return new WatcherDeclaration<>(name, type, scope, options, Objects.requireNonNull(backOff, "backOff"));
     }
 
     /** The declared name, or the derived one. */
@@ -64,5 +95,9 @@ public record WatcherDeclaration<T extends KubernetesObject>(String name, Resour
         return type + " in " + scope.describe()
                 + (scope.labelSelector() == null ? "" : " with labels " + scope.labelSelector())
                 + (scope.fieldSelector() == null ? "" : " with fields " + scope.fieldSelector());
+    }
+
+    private WatcherDeclaration<T> scope(WatchScope scope) {
+        return new WatcherDeclaration<>(name, type, scope, options, backOff);
     }
 }

@@ -32,7 +32,7 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * same resource, scope, selectors, watch options and backoff get the same {@link Watcher} and so one store.
  *
  * <pre>{@code
- * WatchkeeperRegistry registry = new WatchkeeperRegistry(WatchkeeperEnvironment.of(apiClient));
+ * WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(apiClient));
  * registry.registerController(declaration);
  * registry.start();                       // watchers, then controllers
  * registry.controller("mirror").map(Controller::snapshot);
@@ -59,7 +59,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
     private record NameOwner(Identity watcher, String description) {
     }
 
-    private final WatchkeeperEnvironment env;
+    private final RegistryServices services;
     private final WatcherFactory watcherFactory;
     private final Map<Identity, Watcher<?>> watchersByIdentity = new LinkedHashMap<>();
     private final Map<String, Watcher<?>> watchersByName = new LinkedHashMap<>();
@@ -70,13 +70,13 @@ public class WatchkeeperRegistry implements SmartLifecycle {
     private volatile boolean running;
     private boolean stopped;
 
-    public WatchkeeperRegistry(WatchkeeperEnvironment env) {
-        this(env, WatcherFactory.http(env.apiClient()));
+    public WatchkeeperRegistry(RegistryServices services) {
+        this(services, WatcherFactory.http(services.apiClient()));
     }
 
     /** A registry whose watchers come from {@code watcherFactory} (another transport, or a test double). */
-    public WatchkeeperRegistry(WatchkeeperEnvironment env, WatcherFactory watcherFactory) {
-        this.env = Objects.requireNonNull(env, "env");
+    public WatchkeeperRegistry(RegistryServices services, WatcherFactory watcherFactory) {
+        this.services = Objects.requireNonNull(services, "services");
         this.watcherFactory = Objects.requireNonNull(watcherFactory, "watcherFactory");
     }
 
@@ -137,8 +137,8 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         return Optional.ofNullable(controllers.get(name));
     }
 
-    public WatchkeeperEnvironment environment() {
-        return env;
+    public RegistryServices services() {
+        return services;
     }
 
     /**
@@ -151,9 +151,9 @@ public class WatchkeeperRegistry implements SmartLifecycle {
     public synchronized <T extends KubernetesObject> Watcher<T> watcher(WatcherDeclaration<T> declaration) {
         String name = declaration.effectiveName();
         Identity identity = new Identity(declaration.type(), declaration.scope(),
-                declaration.options() != null ? declaration.options() : env.settings().watchOptions(name),
-                declaration.backOff() != null ? declaration.backOff() : env.settings().watcherBackOff(name),
-                env.settings().watcherBackOffPolicy(name));
+                declaration.options() != null ? declaration.options() : services.settings().watchOptions(name),
+                declaration.backOff() != null ? declaration.backOff() : services.settings().watcherBackOff(name),
+                services.settings().watcherBackOffPolicy(name));
         String description = "watcher of " + declaration.describe();
         claim(name, new NameOwner(identity, description));
         Watcher<T> watcher = (Watcher<T>) watchersByIdentity.get(identity);
@@ -179,17 +179,17 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         String name = declaration.name();
         claim(name, new NameOwner(null, "reconciler " + name + " (" + declaration.source() + ")"));
         Watcher<T> primary = watcher(declaration.primary());
-        ControllerSettings settings = env.settings().controller(name, declaration.concurrency());
+        ControllerSettings settings = services.settings().controller(name, declaration.concurrency());
         if (settings.triggers().contains(Trigger.ALL) && !declaration.triggers().contains(Trigger.ALL)) {
             settings = settings.withTriggers(declaration.triggers()); // settings that set triggers win
         }
         Controller.Builder<T> builder = Controller.builder(name, primary, declaration.reconciler())
                 .settings(settings)
                 .filter(declaration.filter())
-                .timeSource(env.time())
-                .threadFactory(env.workerThreads())
-                .observer(env.observer())
-                .apiClient(env.apiClient());
+                .timeSource(services.time())
+                .threadFactory(services.workerThreads())
+                .observer(services.observer())
+                .apiClient(services.apiClient());
         for (SecondaryDeclaration<?> secondary : declaration.secondaries()) {
             addSecondary(builder, primary, secondary);
         }
@@ -266,8 +266,8 @@ public class WatchkeeperRegistry implements SmartLifecycle {
                 .options(identity.options())
                 .backOff(identity.backOff())
                 .backOffPolicy(identity.backOffPolicy())
-                .timeSource(env.time())
-                .threadFactory(env.watcherThreads())
+                .timeSource(services.time())
+                .threadFactory(services.watcherThreads())
                 .build();
     }
 

@@ -13,7 +13,7 @@ import dev.watchkeeper.controller.SecondaryMapper;
 import dev.watchkeeper.controller.TerminalReconcileException;
 import dev.watchkeeper.controller.Trigger;
 import dev.watchkeeper.registry.FakeWatcherFactory;
-import dev.watchkeeper.registry.WatchkeeperEnvironment;
+import dev.watchkeeper.registry.RegistryServices;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
@@ -174,7 +174,7 @@ class ReconcilerAnnotationTest {
 
         @Bean
         WatchkeeperRegistry watchkeeperRegistry() {
-            return new WatchkeeperRegistry(WatchkeeperEnvironment.of(null), FAKES);
+            return new WatchkeeperRegistry(RegistryServices.of(null), FAKES);
         }
     }
 

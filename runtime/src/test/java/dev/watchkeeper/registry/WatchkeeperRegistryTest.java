@@ -37,7 +37,7 @@ class WatchkeeperRegistryTest {
     static final ResourceType<V1Secret> SECRETS = ResourceType.of(V1Secret.class);
 
     private final FakeWatcherFactory fakes = new FakeWatcherFactory();
-    private final WatchkeeperRegistry registry = new WatchkeeperRegistry(WatchkeeperEnvironment.of(null), fakes);
+    private final WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(null), fakes);
 
     @AfterEach
     void stop() {
@@ -73,7 +73,7 @@ class WatchkeeperRegistryTest {
 
     @Test
     void settingsThatDifferByNameMakeSeparateWatchers() {
-        WatchkeeperRegistry tuned = new WatchkeeperRegistry(new WatchkeeperEnvironment(null, null,
+        WatchkeeperRegistry tuned = new WatchkeeperRegistry(new RegistryServices(null, null,
                 new WatchkeeperSettings() {
                     @Override
                     public BackOffSettings watcherBackOff(String watcherName) {
@@ -122,9 +122,9 @@ class WatchkeeperRegistryTest {
     void aDeclarationsOwnBackOffMakesItsIdentity() {
         Watcher<V1ConfigMap> plain = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
         Watcher<V1ConfigMap> same = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
-                .withBackOff(BackOffSettings.clientGo()));
+                .backOff(BackOffSettings.clientGo()));
         Watcher<V1ConfigMap> patient = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
-                .withBackOff(BackOffSettings.clientGo().withMaxElapsedTime(Duration.ofMinutes(1))).named("patient"));
+                .backOff(BackOffSettings.clientGo().withMaxElapsedTime(Duration.ofMinutes(1))).named("patient"));
 
         assertThat(same).isSameAs(plain);
         assertThat(patient).isNotSameAs(plain);
@@ -169,7 +169,7 @@ class WatchkeeperRegistryTest {
 
     @Test
     void settingsOverrideAnnotationConcurrencyAndDeclaredTriggersApply() {
-        WatchkeeperRegistry tuned = new WatchkeeperRegistry(new WatchkeeperEnvironment(null, null,
+        WatchkeeperRegistry tuned = new WatchkeeperRegistry(new RegistryServices(null, null,
                 new WatchkeeperSettings() {
                     @Override
                     public ControllerSettings controller(String reconcilerName, int annotationConcurrency) {

@@ -12,7 +12,7 @@ import dev.watchkeeper.annotation.WatchListener;
 import dev.watchkeeper.autoconfigure.endpoint.WatcherDescriptor;
 import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
 import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.registry.WatcherDefinition;
+import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.store.Store;
 import dev.watchkeeper.test.EventRecorder;
@@ -181,7 +181,7 @@ class WatcherBeansIntegrationTests {
     void theEndpointShowsTheBackoffEachWatcherUses() {
         assertThat(initialInterval("teams@team-a")).as("a group member: the group's override")
                 .isEqualTo(Duration.ofSeconds(2));
-        assertThat(initialInterval("web-config")).as("a WatcherDefinition bean: its own backoff")
+        assertThat(initialInterval("web-config")).as("a WatcherDeclaration bean: its own backoff")
                 .isEqualTo(Duration.ofSeconds(5));
         assertThat(initialInterval("configmaps@rec")).as("a @Reconciler watcher: the global backoff")
                 .isEqualTo(Duration.ofMillis(1500));
@@ -221,15 +221,15 @@ class WatcherBeansIntegrationTests {
     static class App {
 
         @Bean
-        WatcherDefinition<V1ConfigMap> webConfigDefinition() {
-            return WatcherDefinition.of(V1ConfigMap.class).namespace("web").named("web-config")
+        WatcherDeclaration<V1ConfigMap> webConfigDeclaration() {
+            return WatcherDeclaration.of(V1ConfigMap.class).namespace("web").named("web-config")
                     .backOff(new BackOffSettings(Duration.ofSeconds(5), 2.0, Duration.ofSeconds(30), 1.0,
                             Duration.ofMinutes(2), null));
         }
 
         @Bean
-        WatcherDefinition<V1ConfigMap> sameAsAppConfig() {
-            return WatcherDefinition.of(V1ConfigMap.class).namespace("default");
+        WatcherDeclaration<V1ConfigMap> sameAsAppConfig() {
+            return WatcherDeclaration.of(V1ConfigMap.class).namespace("default");
         }
 
         @Bean

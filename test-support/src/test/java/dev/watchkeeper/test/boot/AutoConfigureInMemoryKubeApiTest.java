@@ -44,7 +44,7 @@ class AutoConfigureInMemoryKubeApiTest {
 
         assertThat(clients).containsOnlyKeys("inMemoryApiServerApiClient");
         assertThat(apiClient.getBasePath()).isEqualTo(server.url());
-        assertThat(registry.environment().apiClient()).isSameAs(apiClient);
+        assertThat(registry.services().apiClient()).isSameAs(apiClient);
     }
 
     @Test

@@ -63,7 +63,7 @@ class AutoConfigureKubeApiStubTest {
     void theApplicationsOnlyApiClientPointsAtTheStub() {
         assertThat(context.getBeansOfType(ApiClient.class)).containsOnlyKeys("kubeApiStubApiClient");
         assertThat(apiClient.getBasePath()).isEqualTo(stub.url());
-        assertThat(registry.environment().apiClient()).isSameAs(apiClient);
+        assertThat(registry.services().apiClient()).isSameAs(apiClient);
     }
 
     @Test

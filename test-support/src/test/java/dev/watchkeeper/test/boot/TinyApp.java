@@ -2,7 +2,7 @@ package dev.watchkeeper.test.boot;
 
 import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.annotation.ReconcilerAnnotationBeanPostProcessor;
-import dev.watchkeeper.registry.WatchkeeperEnvironment;
+import dev.watchkeeper.registry.RegistryServices;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -29,7 +29,7 @@ public class TinyApp {
 
     @Bean
     WatchkeeperRegistry watchkeeperRegistry(ApiClient apiClient) {
-        return new WatchkeeperRegistry(WatchkeeperEnvironment.of(apiClient));
+        return new WatchkeeperRegistry(RegistryServices.of(apiClient));
     }
 
     @Bean

@@ -1,23 +1,23 @@
 package dev.watchkeeper.readme;
 
 import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.registry.WatcherDefinition;
+import dev.watchkeeper.registry.WatcherDeclaration;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 @Configuration
-class WatcherDefinitions {
+class WatcherDeclarations {
 
-    // tag::watcher-definition[]
+    // tag::watcher-declaration[]
     @Bean
-    WatcherDefinition<V1ConfigMap> webConfig() {
-        return WatcherDefinition.of(V1ConfigMap.class)
+    WatcherDeclaration<V1ConfigMap> webConfig() {
+        return WatcherDeclaration.of(V1ConfigMap.class)
                 .namespace("default")
                 .labelSelector("app=web")
                 .backOff(BackOffSettings.clientGo().withMaxElapsedTime(Duration.ofMinutes(30)))
                 .named("web-config");          // default: the bean's name, here "webConfig"
     }
-    // end::watcher-definition[]
+    // end::watcher-declaration[]
 }

@@ -9,7 +9,7 @@ import java.util.concurrent.ThreadFactory;
  * What every watcher and controller of a {@link WatchkeeperRegistry} shares.
  *
  * <pre>{@code
- * WatchkeeperEnvironment env = new WatchkeeperEnvironment(apiClient, TimeSource.system(),
+ * RegistryServices services = new RegistryServices(apiClient, TimeSource.system(),
  *         WatchkeeperSettings.defaults(), null, null, null);
  * }</pre>
  *
@@ -21,19 +21,19 @@ import java.util.concurrent.ThreadFactory;
  *                       platform threads
  * @param observer       wraps each reconcile; {@code null} = pass-through
  */
-public record WatchkeeperEnvironment(ApiClient apiClient, TimeSource time, WatchkeeperSettings settings,
+public record RegistryServices(ApiClient apiClient, TimeSource time, WatchkeeperSettings settings,
         ThreadFactory watcherThreads, ThreadFactory workerThreads, ReconcileObserver observer) {
 
-    public WatchkeeperEnvironment {
+    public RegistryServices {
         time = time != null ? time : TimeSource.system();
         settings = settings != null ? settings : WatchkeeperSettings.defaults();
-        workerThreads = workerThreads != null ? workerThreads : WatchkeeperEnvironment::daemonThread;
+        workerThreads = workerThreads != null ? workerThreads : RegistryServices::daemonThread;
         observer = observer != null ? observer : ReconcileObserver.passThrough();
     }
 
     /** Defaults around {@code apiClient}. */
-    public static WatchkeeperEnvironment of(ApiClient apiClient) {
-        return new WatchkeeperEnvironment(apiClient, null, null, null, null, null);
+    public static RegistryServices of(ApiClient apiClient) {
+        return new RegistryServices(apiClient, null, null, null, null, null);
     }
 
     private static Thread daemonThread(Runnable body) {
