@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.controller.Controller;
+import dev.watchkeeper.reconcile.ReconcileLoop;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.watch.Watcher;
 import java.util.Map;
@@ -41,9 +41,9 @@ class OverrideNamesCheck implements SmartLifecycle {
                 .forEach(name -> check("watchkeeper.watchers", name, "watcher", watchers,
                         known -> !registry.watchersNamed(known).isEmpty()));
         Set<String> reconcilers = new TreeSet<>();
-        registry.controllers().stream().map(Controller::name).forEach(reconcilers::add);
+        registry.reconcilers().stream().map(ReconcileLoop::name).forEach(reconcilers::add);
         properties.reconcilers().keySet().forEach(name -> check("watchkeeper.reconcilers", name, "reconciler",
-                reconcilers, known -> registry.controller(known).isPresent()));
+                reconcilers, known -> registry.reconciler(known).isPresent()));
         checked = true;
     }
 

@@ -4,7 +4,7 @@ import dev.watchkeeper.autoconfigure.WatchkeeperProperties.BackoffOverrides;
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.ReconcilerProperties;
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.WatchOverrides;
 import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.controller.ControllerSettings;
+import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import dev.watchkeeper.watch.WatchOptions;
 import java.time.Duration;
@@ -65,7 +65,7 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
     }
 
     @Override
-    public ControllerSettings controller(String reconcilerName, int annotationConcurrency) {
+    public ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency) {
         WatchkeeperProperties.Reconcile global = properties.reconcile();
         ReconcilerProperties own = reconcilerName == null ? null : properties.reconcilers().get(reconcilerName);
         ReconcilerProperties o = own != null ? own : new ReconcilerProperties(null, null, null);
@@ -73,7 +73,7 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
         if (own != null) {
             layers = layers.over(PropertyLayers.entry("watchkeeper.reconcilers", reconcilerName), own);
         }
-        ControllerSettings settings = layers.build(() -> ControllerSettings.defaults()
+        ReconcilerSettings settings = layers.build(() -> ReconcilerSettings.defaults()
                 .withConcurrency(pick(o.concurrency(), annotationConcurrency))
                 .withShutdownGrace(global.shutdownGrace())
                 .withResyncPeriod(pick(o.resyncPeriod(), global.resyncPeriod())));
@@ -111,12 +111,12 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
     private void validate() {
         watchOptions(null);
         watcherBackOff(null);
-        controller(null, 1);
+        reconciler(null, 1);
         properties.watchers().keySet().forEach(name -> {
             watchOptions(name);
             watcherBackOff(name);
         });
-        properties.reconcilers().keySet().forEach(name -> controller(name, 1));
+        properties.reconcilers().keySet().forEach(name -> reconciler(name, 1));
     }
 
     private static <V> V pick(V override, V fallback) {

@@ -3,7 +3,7 @@ package dev.watchkeeper.autoconfigure;
 import dev.watchkeeper.annotation.ReconcilerAnnotationBeanPostProcessor;
 import dev.watchkeeper.annotation.WatchListenerAnnotationBeanPostProcessor;
 import dev.watchkeeper.backoff.TimeSource;
-import dev.watchkeeper.controller.ReconcileObserver;
+import dev.watchkeeper.reconcile.ReconcileObserver;
 import dev.watchkeeper.registry.RegistryServices;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatchkeeperSettings;

@@ -3,7 +3,7 @@ package dev.watchkeeper.autoconfigure;
 import dev.watchkeeper.annotation.WatchListenerAnnotationBeanPostProcessor;
 import dev.watchkeeper.autoconfigure.metrics.ObservationReconcileObserver;
 import dev.watchkeeper.autoconfigure.metrics.WatchkeeperMetrics;
-import dev.watchkeeper.controller.ReconcileObserver;
+import dev.watchkeeper.reconcile.ReconcileObserver;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;

@@ -100,11 +100,11 @@ class WatchkeeperAutoConfigurationTests {
                     assertThat(options.timeout()).isEqualTo(Duration.ofSeconds(60));
                     assertThat(options.initialList()).isEqualTo(InitialListStrategy.AUTO);
                     assertThat(options.autoFallbackAfter()).isEqualTo(Duration.ofSeconds(3));
-                    assertThat(settings.controller("gen", 1).concurrency()).as("property beats annotation")
+                    assertThat(settings.reconciler("gen", 1).concurrency()).as("property beats annotation")
                             .isEqualTo(4);
-                    assertThat(settings.controller("gen", 1).resyncPeriod()).isZero();
-                    assertThat(settings.controller("other", 2).concurrency()).isEqualTo(2);
-                    assertThat(settings.controller("other", 2).shutdownGrace()).isEqualTo(Duration.ofSeconds(5));
+                    assertThat(settings.reconciler("gen", 1).resyncPeriod()).isZero();
+                    assertThat(settings.reconciler("other", 2).concurrency()).isEqualTo(2);
+                    assertThat(settings.reconciler("other", 2).shutdownGrace()).isEqualTo(Duration.ofSeconds(5));
                 });
     }
 
@@ -114,7 +114,7 @@ class WatchkeeperAutoConfigurationTests {
             WatchkeeperSettings settings = context.getBean(WatchkeeperSettings.class);
             assertThat(settings.watcherBackOff("x")).isEqualTo(BackOffSettings.clientGo());
             assertThat(settings.watchOptions("x")).isEqualTo(WatchOptions.defaults());
-            assertThat(settings.controller("x", 1).resyncPeriod()).isEqualTo(Duration.ofHours(10));
+            assertThat(settings.reconciler("x", 1).resyncPeriod()).isEqualTo(Duration.ofHours(10));
         });
     }
 

@@ -17,7 +17,7 @@ abstract class DispatchTarget implements AutoCloseable {
         this.probe = new DispatchProbe(keys);
     }
 
-    /** The row label's prefix, e.g. {@code "ours: Controller"}. */
+    /** The row label's prefix, e.g. {@code "ours: ReconcileLoop"}. */
     abstract String name();
 
     /** How watch events reach this target's queue, for the table's note. */

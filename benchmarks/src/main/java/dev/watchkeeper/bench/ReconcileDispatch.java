@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Scenario 4: our {@link dev.watchkeeper.controller.Controller} and the peer, client-java-extended's
+ * Scenario 4: our {@link dev.watchkeeper.reconcile.ReconcileLoop} and the peer, client-java-extended's
  * {@code DefaultController}, each with 8 workers and a no-op reconciler, each fed by its own
  * {@link SyntheticWatchApi}. Run A enqueues every key once per round; run B streams 10 updates per key through each
  * one's watch path while the workers process, so updates to a queued or running key must coalesce. The two
@@ -133,7 +133,7 @@ final class ReconcileDispatch {
                 keys, WORKERS),
                 "run", "ops/s (median)", "spread", "p50", "p99", "reconciles", "duplicates suppressed",
                 "max concurrent of one key", "max concurrent", "ours / peer");
-        table.row("A · ours: Controller, each key enqueued once",
+        table.row("A · ours: ReconcileLoop, each key enqueued once",
                 String.format("%,.0f reconciles/s", ours.dispatch.median()), ours.dispatch.spread(),
                 String.format("%.1f ms", ours.p50.median()), String.format("%.1f ms", ours.p99.median()),
                 String.format("%,d", keys), "–", ours.maxPerKeyA, ours.maxActiveA,
@@ -156,7 +156,7 @@ final class ReconcileDispatch {
                     String.format("%,.0f of %,d", peer.updateReconciles.median(), (long) keys * (UPDATES_PER_KEY + 1)),
                     String.format("%.0f%%", peer.coalesced.median()), peer.maxPerKeyB, peer.maxActiveB, "–");
         }
-        table.note("run A: each key enqueued once, directly (ours: Controller.enqueue; peer: workQueue.add), from one "
+        table.note("run A: each key enqueued once, directly (ours: ReconcileLoop.enqueue; peer: workQueue.add), from one "
                 + "thread while the 8 workers take them; ops/s = keys / time until the last reconcile. Both no-op "
                 + "reconcilers see the cached object: ours is handed it, the peer's looks it up in its informer's "
                 + "indexer (Lister.get), as DefaultController reconcilers do");

@@ -2,9 +2,9 @@ package dev.watchkeeper.bench;
 
 import com.google.gson.Gson;
 import com.google.gson.reflect.TypeToken;
-import dev.watchkeeper.controller.Controller;
-import dev.watchkeeper.controller.ReconcileContext;
-import dev.watchkeeper.controller.ReconcileResult;
+import dev.watchkeeper.reconcile.ReconcileLoop;
+import dev.watchkeeper.reconcile.ReconcileContext;
+import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.Watcher;
@@ -58,7 +58,7 @@ final class WatchThroughput {
         impls.put("floor B: client-java Watch", WatchThroughput::floorWatch);
         impls.put("peer: SharedIndexInformer", WatchThroughput::informer);
         impls.put("ours: Watcher → store", WatchThroughput::ours);
-        impls.put("ours: Watcher → store → Controller", WatchThroughput::oursWithController);
+        impls.put("ours: Watcher → store → ReconcileLoop", WatchThroughput::oursWithController);
         String only = System.getProperty("bench.only");
         if (only != null) {
             impls.keySet().removeIf(name -> !name.contains(only));
@@ -130,7 +130,7 @@ final class WatchThroughput {
         table.note(String.format("goal ours ≥ 1.0× floor B: %s (%.2f×; with the controller %.2f×); ours ≥ 2× informer: "
                 + "%s (%.2f×; with the controller %.2f×)", ours >= floorB ? "met" : "MISSED", ours / floorB,
                 withController / floorB, ours >= 2 * peer ? "met" : "MISSED", ours / peer, withController / peer));
-        table.note("the controller row: a Controller with a no-op reconciler (default concurrency) on the watcher; "
+        table.note("the controller row: a ReconcileLoop with a no-op reconciler (default concurrency) on the watcher; "
                 + "timed until the last event has been enqueued, while its workers reconcile");
         table.note("allocated/event = bytes allocated by all threads (the replaying server's included, from "
                 + "HotSpot's per-thread counters) until the last event, per event; it does not drift with load");
@@ -248,7 +248,7 @@ final class WatchThroughput {
         Counter counter = new Counter(n);
         Watcher<V1ConfigMap> watcher = Watcher.builder(Clients.apiClient(server.url()),
                 ResourceType.of(V1ConfigMap.class)).build();
-        Controller<V1ConfigMap> controller = Controller.builder("throughput", watcher,
+        ReconcileLoop<V1ConfigMap> controller = ReconcileLoop.builder("throughput", watcher,
                 (V1ConfigMap object, ReconcileContext context) -> ReconcileResult.done()).build();
         try {
             controller.start();

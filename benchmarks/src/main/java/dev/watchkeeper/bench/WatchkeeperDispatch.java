@@ -1,38 +1,38 @@
 package dev.watchkeeper.bench;
 
-import dev.watchkeeper.controller.Controller;
-import dev.watchkeeper.controller.ControllerSettings;
-import dev.watchkeeper.controller.ReconcileContext;
-import dev.watchkeeper.controller.ReconcileResult;
+import dev.watchkeeper.reconcile.ReconcileLoop;
+import dev.watchkeeper.reconcile.ReconcilerSettings;
+import dev.watchkeeper.reconcile.ReconcileContext;
+import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 
-/** Ours under scenario 4: a {@link Watcher} on the synthetic API and a {@link Controller} with 8 workers. */
+/** Ours under scenario 4: a {@link Watcher} on the synthetic API and a {@link ReconcileLoop} with 8 workers. */
 final class WatchkeeperDispatch extends DispatchTarget {
 
     private final Watcher<V1ConfigMap> watcher;
-    private final Controller<V1ConfigMap> controller;
+    private final ReconcileLoop<V1ConfigMap> controller;
 
     WatchkeeperDispatch(int keys, int workers) {
         super(keys);
         this.watcher = Watcher.builder(api, ResourceType.of(V1ConfigMap.class)).build();
-        this.controller = Controller.builder("dispatch", watcher, (V1ConfigMap object, ReconcileContext context) -> {
+        this.controller = ReconcileLoop.builder("dispatch", watcher, (V1ConfigMap object, ReconcileContext context) -> {
             probe.reconcile(SyntheticWatchApi.index(object.getMetadata().getName()));
             return ReconcileResult.done();
-        }).settings(ControllerSettings.defaults().withConcurrency(workers)).build();
+        }).settings(ReconcilerSettings.defaults().withConcurrency(workers)).build();
     }
 
     @Override
     String name() {
-        return "ours: Controller";
+        return "ours: ReconcileLoop";
     }
 
     @Override
     String updatePath() {
-        return "our Watcher → store → Controller's WorkQueue";
+        return "our Watcher → store → ReconcileLoop's WorkQueue";
     }
 
     @Override

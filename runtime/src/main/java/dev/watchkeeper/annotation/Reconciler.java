@@ -1,6 +1,6 @@
 package dev.watchkeeper.annotation;
 
-import dev.watchkeeper.controller.Trigger;
+import dev.watchkeeper.reconcile.Trigger;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
@@ -10,8 +10,8 @@ import java.lang.annotation.Target;
 
 /**
  * Marks a bean method as the reconcile function of a controller. The method's first parameter is the primary
- * resource type; an optional second parameter is the {@link dev.watchkeeper.controller.ReconcileContext}; it
- * returns {@code void} (done) or a {@link dev.watchkeeper.controller.ReconcileResult}.
+ * resource type; an optional second parameter is the {@link dev.watchkeeper.reconcile.ReconcileContext}; it
+ * returns {@code void} (done) or a {@link dev.watchkeeper.reconcile.ReconcileResult}.
  *
  * <pre>{@code
  * @Component

@@ -1,8 +1,8 @@
 package dev.watchkeeper.annotation;
 
-import dev.watchkeeper.controller.SecondaryMapper;
-import dev.watchkeeper.controller.TriggerFilter;
-import dev.watchkeeper.registry.ControllerDeclaration;
+import dev.watchkeeper.reconcile.SecondaryMapper;
+import dev.watchkeeper.reconcile.TriggerFilter;
+import dev.watchkeeper.registry.ReconcilerDeclaration;
 import dev.watchkeeper.registry.SecondaryDeclaration;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatcherDeclaration;
@@ -99,17 +99,17 @@ public class ReconcilerAnnotationBeanPostProcessor
     }
 
     private void register(Found found) {
-        ControllerDeclaration<?> declaration;
+        ReconcilerDeclaration<?> declaration;
         try {
             declaration = declaration(found);
         } catch (IllegalArgumentException e) {
             throw found.parsed().invalid(e.getMessage());
         }
-        beanFactory.getBean(WatchkeeperRegistry.class).registerController(declaration);
+        beanFactory.getBean(WatchkeeperRegistry.class).registerReconciler(declaration);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private ControllerDeclaration<?> declaration(Found found) {
+    private ReconcilerDeclaration<?> declaration(Found found) {
         ParsedReconciler parsed = found.parsed();
         Reconciler annotation = parsed.annotation();
         List<SecondaryDeclaration<?>> secondaries = new ArrayList<>();
@@ -121,7 +121,7 @@ public class ReconcilerAnnotationBeanPostProcessor
         TriggerFilter filter = annotation.filter().isEmpty() ? null
                 : beanFactory.getBean(AnnotatedMethods.resolve(environment::resolvePlaceholders, annotation.filter()),
                         TriggerFilter.class);
-        return new ControllerDeclaration(parsed.name(), parsed.primary(), secondaries, found.function(),
+        return new ReconcilerDeclaration(parsed.name(), parsed.primary(), secondaries, found.function(),
                 annotation.concurrency(), Set.of(annotation.triggerOn()), filter, parsed.source());
     }
 

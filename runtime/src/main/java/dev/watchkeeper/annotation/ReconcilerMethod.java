@@ -1,8 +1,8 @@
 package dev.watchkeeper.annotation;
 
-import dev.watchkeeper.controller.ReconcileContext;
-import dev.watchkeeper.controller.ReconcileFunction;
-import dev.watchkeeper.controller.ReconcileResult;
+import dev.watchkeeper.reconcile.ReconcileContext;
+import dev.watchkeeper.reconcile.ReconcileFunction;
+import dev.watchkeeper.reconcile.ReconcileResult;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.Method;
 import org.springframework.util.ReflectionUtils;

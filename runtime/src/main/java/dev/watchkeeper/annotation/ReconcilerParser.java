@@ -1,7 +1,7 @@
 package dev.watchkeeper.annotation;
 
-import dev.watchkeeper.controller.ReconcileContext;
-import dev.watchkeeper.controller.ReconcileResult;
+import dev.watchkeeper.reconcile.ReconcileContext;
+import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.watch.WatchScope;
 import io.kubernetes.client.common.KubernetesObject;

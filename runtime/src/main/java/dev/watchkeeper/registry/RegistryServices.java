@@ -1,7 +1,7 @@
 package dev.watchkeeper.registry;
 
 import dev.watchkeeper.backoff.TimeSource;
-import dev.watchkeeper.controller.ReconcileObserver;
+import dev.watchkeeper.reconcile.ReconcileObserver;
 import io.kubernetes.client.openapi.ApiClient;
 import java.util.concurrent.ThreadFactory;
 

@@ -1,6 +1,6 @@
 package dev.watchkeeper.registry;
 
-import dev.watchkeeper.controller.SecondaryMapper;
+import dev.watchkeeper.reconcile.SecondaryMapper;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.Objects;
 

@@ -1,11 +1,11 @@
 package dev.watchkeeper.registry;
 
 import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.controller.Controller;
-import dev.watchkeeper.controller.ControllerSettings;
-import dev.watchkeeper.controller.OwnerReferenceMapper;
-import dev.watchkeeper.controller.SecondaryMapper;
-import dev.watchkeeper.controller.Trigger;
+import dev.watchkeeper.reconcile.ReconcileLoop;
+import dev.watchkeeper.reconcile.ReconcilerSettings;
+import dev.watchkeeper.reconcile.OwnerReferenceMapper;
+import dev.watchkeeper.reconcile.SecondaryMapper;
+import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.text.Plural;
 import dev.watchkeeper.watch.WatchOptions;
@@ -33,9 +33,9 @@ import org.springframework.retry.backoff.BackOffPolicy;
  *
  * <pre>{@code
  * WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(apiClient));
- * registry.registerController(declaration);
+ * registry.registerReconciler(declaration);
  * registry.start();                       // watchers, then controllers
- * registry.controller("mirror").map(Controller::snapshot);
+ * registry.reconciler("mirror").map(ReconcileLoop::snapshot);
  * registry.stop();                        // controllers (with their grace), then watchers
  * }</pre>
  *
@@ -63,7 +63,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
     private final WatcherFactory watcherFactory;
     private final Map<Identity, Watcher<?>> watchersByIdentity = new LinkedHashMap<>();
     private final Map<String, Watcher<?>> watchersByName = new LinkedHashMap<>();
-    private final Map<String, Controller<?>> controllers = new LinkedHashMap<>();
+    private final Map<String, ReconcileLoop<?>> controllers = new LinkedHashMap<>();
     private final Map<String, List<Watcher<?>>> groups = new LinkedHashMap<>();
     private final Map<String, NameOwner> names = new HashMap<>();
     private final List<Watcher<?>> started = new ArrayList<>();
@@ -86,7 +86,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
     }
 
     /** Every controller, in the order they were registered. */
-    public synchronized Collection<Controller<?>> controllers() {
+    public synchronized Collection<ReconcileLoop<?>> reconcilers() {
         return List.copyOf(controllers.values());
     }
 
@@ -133,7 +133,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         return watchers;
     }
 
-    public synchronized Optional<Controller<?>> controller(String name) {
+    public synchronized Optional<ReconcileLoop<?>> reconciler(String name) {
         return Optional.ofNullable(controllers.get(name));
     }
 
@@ -174,16 +174,16 @@ public class WatchkeeperRegistry implements SmartLifecycle {
      *
      * @throws IllegalStateException when a name clashes
      */
-    public synchronized <T extends KubernetesObject> Controller<T> registerController(
-            ControllerDeclaration<T> declaration) {
+    public synchronized <T extends KubernetesObject> ReconcileLoop<T> registerReconciler(
+            ReconcilerDeclaration<T> declaration) {
         String name = declaration.name();
         claim(name, new NameOwner(null, "reconciler " + name + " (" + declaration.source() + ")"));
         Watcher<T> primary = watcher(declaration.primary());
-        ControllerSettings settings = services.settings().controller(name, declaration.concurrency());
+        ReconcilerSettings settings = services.settings().reconciler(name, declaration.concurrency());
         if (settings.triggers().contains(Trigger.ALL) && !declaration.triggers().contains(Trigger.ALL)) {
             settings = settings.withTriggers(declaration.triggers()); // settings that set triggers win
         }
-        Controller.Builder<T> builder = Controller.builder(name, primary, declaration.reconciler())
+        ReconcileLoop.Builder<T> builder = ReconcileLoop.builder(name, primary, declaration.reconciler())
                 .settings(settings)
                 .filter(declaration.filter())
                 .timeSource(services.time())
@@ -193,7 +193,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         for (SecondaryDeclaration<?> secondary : declaration.secondaries()) {
             addSecondary(builder, primary, secondary);
         }
-        Controller<T> controller = builder.build();
+        ReconcileLoop<T> controller = builder.build();
         controllers.put(name, controller);
         if (running) {
             controller.start();
@@ -201,7 +201,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         return controller;
     }
 
-    private <T extends KubernetesObject, S extends KubernetesObject> void addSecondary(Controller.Builder<T> builder,
+    private <T extends KubernetesObject, S extends KubernetesObject> void addSecondary(ReconcileLoop.Builder<T> builder,
             Watcher<T> primary, SecondaryDeclaration<S> declaration) {
         Watcher<S> watcher = watcher(declaration.watcher());
         SecondaryMapper<S> mapper = declaration.mapper() != null ? declaration.mapper()
@@ -220,10 +220,10 @@ public class WatchkeeperRegistry implements SmartLifecycle {
             return;
         }
         watchersByIdentity.values().forEach(this::startWatcher);
-        controllers.values().forEach(Controller::start);
+        controllers.values().forEach(ReconcileLoop::start);
         running = true;
         log.info("watchkeeper started {} and {}", Plural.count(watchersByIdentity.size(), "watcher"),
-                Plural.count(controllers.size(), "controller"));
+                Plural.count(controllers.size(), "reconciler"));
     }
 
     /** Closes every controller (waiting for running reconciles up to each one's grace), then every watcher. */
@@ -235,7 +235,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         running = false;
         stopped = true;
         // Stop them all first, so their graces run at the same time rather than one after another.
-        controllers.values().forEach(Controller::stop);
+        controllers.values().forEach(ReconcileLoop::stop);
         controllers.values().forEach(controller -> controller.close(controller.settings().shutdownGrace()));
         started.forEach(Watcher::close);
         log.info("watchkeeper stopped");

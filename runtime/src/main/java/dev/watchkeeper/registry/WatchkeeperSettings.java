@@ -1,7 +1,7 @@
 package dev.watchkeeper.registry;
 
 import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.controller.ControllerSettings;
+import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.watch.WatchOptions;
 import org.springframework.retry.backoff.BackOffPolicy;
 
@@ -11,8 +11,8 @@ import org.springframework.retry.backoff.BackOffPolicy;
  *
  * <pre>{@code
  * WatchkeeperSettings settings = new WatchkeeperSettings() {
- *     public ControllerSettings controller(String reconcilerName, int annotationConcurrency) {
- *         return ControllerSettings.defaults().withConcurrency(Math.max(4, annotationConcurrency));
+ *     public ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency) {
+ *         return ReconcilerSettings.defaults().withConcurrency(Math.max(4, annotationConcurrency));
  *     }
  * };
  * }</pre>
@@ -41,8 +41,8 @@ public interface WatchkeeperSettings {
      * The settings of the reconciler {@code reconcilerName}; {@code annotationConcurrency} is what its annotation
      * declares, which properties may override.
      */
-    default ControllerSettings controller(String reconcilerName, int annotationConcurrency) {
-        return ControllerSettings.defaults().withConcurrency(annotationConcurrency);
+    default ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency) {
+        return ReconcilerSettings.defaults().withConcurrency(annotationConcurrency);
     }
 
     /** Every default. */

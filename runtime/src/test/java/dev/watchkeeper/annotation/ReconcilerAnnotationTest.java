@@ -1,17 +1,17 @@
 package dev.watchkeeper.annotation;
 
-import static dev.watchkeeper.controller.TestObjects.configMap;
-import static dev.watchkeeper.controller.TestObjects.secretOwnedBy;
+import static dev.watchkeeper.reconcile.TestObjects.configMap;
+import static dev.watchkeeper.reconcile.TestObjects.secretOwnedBy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.controller.Controller;
-import dev.watchkeeper.controller.ReconcileContext;
-import dev.watchkeeper.controller.ReconcileResult;
-import dev.watchkeeper.controller.SecondaryMapper;
-import dev.watchkeeper.controller.TerminalReconcileException;
-import dev.watchkeeper.controller.Trigger;
+import dev.watchkeeper.reconcile.ReconcileLoop;
+import dev.watchkeeper.reconcile.ReconcileContext;
+import dev.watchkeeper.reconcile.ReconcileResult;
+import dev.watchkeeper.reconcile.SecondaryMapper;
+import dev.watchkeeper.reconcile.TerminalReconcileException;
+import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.registry.FakeWatcherFactory;
 import dev.watchkeeper.registry.RegistryServices;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
@@ -69,8 +69,8 @@ class ReconcilerAnnotationTest {
         start(ConfigMapReconciler.class);
 
         WatchkeeperRegistry registry = context.getBean(WatchkeeperRegistry.class);
-        assertThat(registry.controllers()).extracting(Controller::name).containsExactly("configMaps-reconcile");
-        Controller<?> controller = registry.controller("configMaps-reconcile").orElseThrow();
+        assertThat(registry.reconcilers()).extracting(ReconcileLoop::name).containsExactly("configMaps-reconcile");
+        ReconcileLoop<?> controller = registry.reconciler("configMaps-reconcile").orElseThrow();
         assertThat(controller.primary().scope().namespace()).isEqualTo("team-a");
         assertThat(controller.primary().name()).isEqualTo("configmaps@team-a");
         assertThat(controller.settings().concurrency()).isEqualTo(3);
@@ -87,10 +87,10 @@ class ReconcilerAnnotationTest {
         start(TwoReconcilers.class);
 
         WatchkeeperRegistry registry = context.getBean(WatchkeeperRegistry.class);
-        assertThat(registry.controllers()).hasSize(2);
+        assertThat(registry.reconcilers()).hasSize(2);
         assertThat(registry.watchers()).hasSize(1);
         Object shared = registry.watchers().iterator().next();
-        assertThat(registry.controllers()).allSatisfy(c -> assertThat((Object) c.primary()).isSameAs(shared));
+        assertThat(registry.reconcilers()).allSatisfy(c -> assertThat((Object) c.primary()).isSameAs(shared));
     }
 
     @Test
@@ -102,7 +102,7 @@ class ReconcilerAnnotationTest {
         FAKES.api(ResourceType.of(V1Secret.class)).apply(secretOwnedBy("s", "nobody", false));
 
         await().until(() -> RECONCILED.equals(List.of("target", "target")));
-        assertThat(context.getBean(WatchkeeperRegistry.class).controller("watching").orElseThrow().secondaries())
+        assertThat(context.getBean(WatchkeeperRegistry.class).reconciler("watching").orElseThrow().secondaries())
                 .extracting(w -> w.name()).containsExactly("secrets@all");
     }
 

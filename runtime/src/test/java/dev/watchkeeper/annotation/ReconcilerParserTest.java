@@ -3,7 +3,7 @@ package dev.watchkeeper.annotation;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.watchkeeper.controller.ReconcileContext;
+import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Secret;

@@ -2,7 +2,7 @@ package dev.watchkeeper.backoff;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.watchkeeper.controller.ManualTime;
+import dev.watchkeeper.reconcile.ManualTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

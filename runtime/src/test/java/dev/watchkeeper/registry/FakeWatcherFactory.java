@@ -1,6 +1,6 @@
 package dev.watchkeeper.registry;
 
-import dev.watchkeeper.controller.FakeWatchApi;
+import dev.watchkeeper.reconcile.FakeWatchApi;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.common.KubernetesObject;

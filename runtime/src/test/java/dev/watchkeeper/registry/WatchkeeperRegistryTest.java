@@ -1,15 +1,15 @@
 package dev.watchkeeper.registry;
 
-import static dev.watchkeeper.controller.TestObjects.configMap;
+import static dev.watchkeeper.reconcile.TestObjects.configMap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.controller.Controller;
-import dev.watchkeeper.controller.ControllerSettings;
-import dev.watchkeeper.controller.ReconcileResult;
-import dev.watchkeeper.controller.Trigger;
+import dev.watchkeeper.reconcile.ReconcileLoop;
+import dev.watchkeeper.reconcile.ReconcilerSettings;
+import dev.watchkeeper.reconcile.ReconcileResult;
+import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
@@ -134,7 +134,7 @@ class WatchkeeperRegistryTest {
     void aReconcilerNamedLikeAWatcherFailsNamingBoth() {
         registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()));
 
-        assertThatThrownBy(() -> registry.registerController(declaration("secrets@all")))
+        assertThatThrownBy(() -> registry.registerReconciler(declaration("secrets@all")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("watcher of v1/Secret in all namespaces")
                 .hasMessageContaining("reconciler secrets@all (test declaration)");
@@ -144,7 +144,7 @@ class WatchkeeperRegistryTest {
     void startsWatchersThenControllersAndStopsEverything() {
         fakes.api(CONFIG_MAPS).listing(configMap("a", "1"));
         List<String> reconciled = new CopyOnWriteArrayList<>();
-        Controller<V1ConfigMap> controller = registry.registerController(new ControllerDeclaration<>("mirror",
+        ReconcileLoop<V1ConfigMap> controller = registry.registerReconciler(new ReconcilerDeclaration<>("mirror",
                 WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
                 (object, context) -> {
                     reconciled.add(object.getMetadata().getName());
@@ -155,7 +155,7 @@ class WatchkeeperRegistryTest {
 
         await().until(() -> reconciled.equals(List.of("a")));
         assertThat(registry.isRunning()).isTrue();
-        assertThat(registry.controller("mirror")).containsSame(controller);
+        assertThat(registry.reconciler("mirror")).containsSame(controller);
         assertThat(controller.settings().concurrency()).isEqualTo(2);
 
         Watcher<V1Secret> late = registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()));
@@ -172,12 +172,12 @@ class WatchkeeperRegistryTest {
         WatchkeeperRegistry tuned = new WatchkeeperRegistry(new RegistryServices(null, null,
                 new WatchkeeperSettings() {
                     @Override
-                    public ControllerSettings controller(String reconcilerName, int annotationConcurrency) {
-                        return ControllerSettings.defaults().withConcurrency(7);
+                    public ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency) {
+                        return ReconcilerSettings.defaults().withConcurrency(7);
                     }
                 }, null, null, null), fakes);
 
-        Controller<V1ConfigMap> controller = tuned.registerController(new ControllerDeclaration<>("x",
+        ReconcileLoop<V1ConfigMap> controller = tuned.registerReconciler(new ReconcilerDeclaration<>("x",
                 WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
                 (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.GENERATION), null, "test"));
 
@@ -185,8 +185,8 @@ class WatchkeeperRegistryTest {
         assertThat(controller.settings().triggers()).containsExactly(Trigger.GENERATION);
     }
 
-    private ControllerDeclaration<V1Secret> declaration(String name) {
-        return new ControllerDeclaration<>(name, WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()),
+    private ReconcilerDeclaration<V1Secret> declaration(String name) {
+        return new ReconcilerDeclaration<>(name, WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()),
                 List.of(), (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null,
                 "test declaration");
     }

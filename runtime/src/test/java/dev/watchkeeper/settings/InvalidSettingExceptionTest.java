@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.controller.ControllerSettings;
+import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.watch.WatchOptions;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -34,8 +34,8 @@ class InvalidSettingExceptionTest {
 
     @Test
     void controllerSettingsNameTheRefusedField() {
-        assertRefused(() -> ControllerSettings.defaults().withConcurrency(0), "concurrency", 0, "must be at least 1");
-        assertRefused(() -> ControllerSettings.defaults().withResyncPeriod(Duration.ofHours(-1)), "resyncPeriod",
+        assertRefused(() -> ReconcilerSettings.defaults().withConcurrency(0), "concurrency", 0, "must be at least 1");
+        assertRefused(() -> ReconcilerSettings.defaults().withResyncPeriod(Duration.ofHours(-1)), "resyncPeriod",
                 Duration.ofHours(-1), "must not be negative");
     }
 

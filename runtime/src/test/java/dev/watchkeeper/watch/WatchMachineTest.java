@@ -4,7 +4,7 @@ import static dev.watchkeeper.watch.ScriptedWatchApi.added;
 import static dev.watchkeeper.watch.ScriptedWatchApi.cm;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.watchkeeper.controller.ManualTime;
+import dev.watchkeeper.reconcile.ManualTime;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.io.IOException;
 import java.time.Duration;

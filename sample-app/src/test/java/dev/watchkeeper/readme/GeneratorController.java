@@ -1,9 +1,9 @@
 package dev.watchkeeper.readme;
 
 import dev.watchkeeper.annotation.Reconciler;
-import dev.watchkeeper.controller.ReconcileContext;
-import dev.watchkeeper.controller.ReconcileResult;
-import dev.watchkeeper.controller.Trigger;
+import dev.watchkeeper.reconcile.ReconcileContext;
+import dev.watchkeeper.reconcile.ReconcileResult;
+import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.sample.generator.ConfigMapGenerator;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.util.List;

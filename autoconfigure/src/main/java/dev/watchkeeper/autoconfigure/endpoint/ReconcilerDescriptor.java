@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure.endpoint;
 
-import dev.watchkeeper.controller.ControllerSnapshot;
+import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import java.time.Instant;
 import java.util.List;
 
@@ -23,9 +23,9 @@ import java.util.List;
  */
 public record ReconcilerDescriptor(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
         int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
-        List<ControllerSnapshot.FailingKey> failingKeys, int failingKeysTotal, ControllerSnapshot.Counts counts) {
+        List<ReconcilerSnapshot.FailingKey> failingKeys, int failingKeysTotal, ReconcilerSnapshot.Counts counts) {
 
-    static ReconcilerDescriptor of(ControllerSnapshot s) {
+    static ReconcilerDescriptor of(ReconcilerSnapshot s) {
         return new ReconcilerDescriptor(s.name(), s.primaryWatcher(), s.secondaryWatchers(), s.ready(),
                 s.queueDepth(), s.scheduled(), s.inFlight(), s.concurrency(), s.lastReconcileAt(), s.lastResult(), s.failingKeys(),
                 s.failingKeysTotal(), s.counts());

@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure.endpoint;
 
-import dev.watchkeeper.controller.Controller;
+import dev.watchkeeper.reconcile.ReconcileLoop;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.watch.Watcher;
 import java.util.Comparator;
@@ -32,8 +32,8 @@ public class WatchkeeperEndpoint {
         List<WatcherDescriptor> watchers = registry.watchers().stream()
                 .sorted(Comparator.comparing(Watcher::name))
                 .map(watcher -> WatcherDescriptor.of(watcher.snapshot())).toList();
-        List<ReconcilerDescriptor> reconcilers = registry.controllers().stream()
-                .sorted(Comparator.comparing(Controller::name))
+        List<ReconcilerDescriptor> reconcilers = registry.reconcilers().stream()
+                .sorted(Comparator.comparing(ReconcileLoop::name))
                 .map(controller -> ReconcilerDescriptor.of(controller.snapshot())).toList();
         return new WatchkeeperDescriptor(watchers, reconcilers);
     }
@@ -46,7 +46,7 @@ public class WatchkeeperEndpoint {
         if (watcher.isPresent()) {
             return WatcherDescriptor.of(watcher.get().snapshot());
         }
-        return registry.controller(name).map(c -> ReconcilerDescriptor.of(c.snapshot())).orElse(null);
+        return registry.reconciler(name).map(c -> ReconcilerDescriptor.of(c.snapshot())).orElse(null);
     }
 
     /**
@@ -60,7 +60,7 @@ public class WatchkeeperEndpoint {
             watcher.get().retryNow();
             return new WebEndpointResponse<>(new RetryDescriptor(name, "watcher", "backoff reset; retrying now"));
         }
-        Optional<Controller<?>> controller = registry.controller(name);
+        Optional<ReconcileLoop<?>> controller = registry.reconciler(name);
         if (controller.isPresent()) {
             int failing = controller.get().snapshot().failingKeysTotal();
             controller.get().retryFailingNow();

@@ -1,7 +1,7 @@
 package dev.watchkeeper.autoconfigure.metrics;
 
-import dev.watchkeeper.controller.ReconcileObserver;
-import dev.watchkeeper.controller.ReconcileResult;
+import dev.watchkeeper.reconcile.ReconcileObserver;
+import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.store.ObjectKey;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;

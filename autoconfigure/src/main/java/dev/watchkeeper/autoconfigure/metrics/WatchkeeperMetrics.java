@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure.metrics;
 
-import dev.watchkeeper.controller.Controller;
+import dev.watchkeeper.reconcile.ReconcileLoop;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.watch.BufferedWatchEventListener;
 import dev.watchkeeper.watch.WatchEvent;
@@ -52,7 +52,7 @@ public class WatchkeeperMetrics implements SmartLifecycle {
     @Override
     public void start() {
         registry.watchers().forEach(this::bind);
-        registry.controllers().forEach(this::bind);
+        registry.reconcilers().forEach(this::bind);
         listeners.get().forEach(listener -> FunctionCounter.builder("watchkeeper.listener.dropped", listener,
                 BufferedWatchEventListener::dropped).description("Events a slow @WatchListener lost to its full buffer")
                 .tag("watcher", listener.watcherName()).tag("listener", listener.listenerName()).register(meters));
@@ -111,13 +111,13 @@ public class WatchkeeperMetrics implements SmartLifecycle {
                 .tag("watcher", watcher).tag("type", type).register(meters);
     }
 
-    private void bind(Controller<?> controller) {
+    private void bind(ReconcileLoop<?> controller) {
         String name = controller.name();
-        Gauge.builder("watchkeeper.reconcile.queue.depth", controller, Controller::queueDepth)
+        Gauge.builder("watchkeeper.reconcile.queue.depth", controller, ReconcileLoop::queueDepth)
                 .description("Keys waiting to be reconciled").tag("reconciler", name).register(meters);
         FunctionCounter.builder("watchkeeper.reconcile.retries", controller, c -> c.counts().retries())
                 .description("Reconciles that retried an error").tag("reconciler", name).register(meters);
-        Gauge.builder("watchkeeper.reconcile.failing.keys", controller, Controller::failingKeys)
+        Gauge.builder("watchkeeper.reconcile.failing.keys", controller, ReconcileLoop::failingKeys)
                 .description("Keys whose latest reconcile failed").tag("reconciler", name).register(meters);
     }
 

@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.annotation.Reconciler;
-import dev.watchkeeper.controller.ControllerSnapshot;
-import dev.watchkeeper.controller.ReconcileContext;
-import dev.watchkeeper.controller.ReconcileResult;
+import dev.watchkeeper.reconcile.ReconcilerSnapshot;
+import dev.watchkeeper.reconcile.ReconcileContext;
+import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.test.boot.AutoConfigureKubeApiStub;
 import dev.watchkeeper.test.boot.KubeApiStubCustomizer;
@@ -97,7 +97,7 @@ class ReconcilerIntegrationTests {
         await().atMost(Duration.ofSeconds(20)).until(() -> work.lastVersion.size() >= KEYS);
         assertThat(work.maxInFlight.get()).isBetween(1, 3);
         assertThat(work.overlaps.get()).isZero();
-        assertThat(registry.controller("cms")).get().extracting(c -> c.snapshot().concurrency()).isEqualTo(3);
+        assertThat(registry.reconciler("cms")).get().extracting(c -> c.snapshot().concurrency()).isEqualTo(3);
     }
 
     @Test
@@ -106,7 +106,7 @@ class ReconcilerIntegrationTests {
         assertThat(work.failMeDelays).containsExactly(Duration.ofMillis(5), Duration.ofMillis(10),
                 Duration.ofMillis(20), Duration.ofMillis(40));
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(snapshot().failingKeys())
-                .extracting(ControllerSnapshot.FailingKey::key).doesNotContain("default/fail-me"));
+                .extracting(ReconcilerSnapshot.FailingKey::key).doesNotContain("default/fail-me"));
     }
 
     @Test
@@ -116,8 +116,8 @@ class ReconcilerIntegrationTests {
                 .isGreaterThanOrEqualTo(Work.REQUEUE);
     }
 
-    private ControllerSnapshot snapshot() {
-        return registry.controller("cms").orElseThrow().snapshot();
+    private ReconcilerSnapshot snapshot() {
+        return registry.reconciler("cms").orElseThrow().snapshot();
     }
 
     private static String name(int i) {
@@ -180,7 +180,7 @@ class ReconcilerIntegrationTests {
 
         private ReconcileResult failFourTimes(ReconcileContext context) {
             if (context.attempt() > 1) {
-                registry.controller("cms").orElseThrow().snapshot().failingKeys().stream()
+                registry.reconciler("cms").orElseThrow().snapshot().failingKeys().stream()
                         .filter(k -> k.key().equals("default/fail-me")).findFirst()
                         .ifPresent(k -> failMeDelays.add(k.delay()));
             }

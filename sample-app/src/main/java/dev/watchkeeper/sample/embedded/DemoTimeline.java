@@ -1,7 +1,7 @@
 package dev.watchkeeper.sample.embedded;
 
 import com.google.gson.JsonObject;
-import dev.watchkeeper.controller.Controller;
+import dev.watchkeeper.reconcile.ReconcileLoop;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.sample.generator.ConfigMapGenerator;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
@@ -103,7 +103,7 @@ public class DemoTimeline implements DisposableBean {
 
     /** The generator watcher's phase, failures and current delay, for the narration. */
     private String state() {
-        return registry.controller(RECONCILER).map(Controller::snapshot)
+        return registry.reconciler(RECONCILER).map(ReconcileLoop::snapshot)
                 .flatMap(controller -> registry.watcher(controller.primaryWatcher()))
                 .map(Watcher::snapshot).map(DemoTimeline::describe).orElse("no watcher yet");
     }

@@ -1,9 +1,9 @@
 package dev.watchkeeper.sample.generator;
 
 import dev.watchkeeper.annotation.Reconciler;
-import dev.watchkeeper.controller.ReconcileContext;
-import dev.watchkeeper.controller.ReconcileResult;
-import dev.watchkeeper.controller.Trigger;
+import dev.watchkeeper.reconcile.ReconcileContext;
+import dev.watchkeeper.reconcile.ReconcileResult;
+import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.store.Store;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;

@@ -1,7 +1,7 @@
-package dev.watchkeeper.controller;
+package dev.watchkeeper.reconcile;
 
-import static dev.watchkeeper.controller.TestObjects.configMap;
-import static dev.watchkeeper.controller.TestObjects.secretOwnedBy;
+import static dev.watchkeeper.reconcile.TestObjects.configMap;
+import static dev.watchkeeper.reconcile.TestObjects.secretOwnedBy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -35,7 +35,7 @@ class SmallPartsTest {
 
     @Test
     void perObjectBackOffFollowsClientGosCurvePerKeyAndResets() {
-        ObjectBackOff<String> backOff = new ObjectBackOff<>(ControllerSettings.defaultBackOffPolicy());
+        ObjectBackOff<String> backOff = new ObjectBackOff<>(ReconcilerSettings.defaultBackOffPolicy());
 
         assertThat(backOff.next("a")).isEqualTo(Duration.ofMillis(5));
         assertThat(backOff.next("a")).isEqualTo(Duration.ofMillis(10));
@@ -47,7 +47,7 @@ class SmallPartsTest {
 
     @Test
     void perObjectBackOffIsCappedAt1000Seconds() {
-        ObjectBackOff<String> backOff = new ObjectBackOff<>(ControllerSettings.defaultBackOffPolicy());
+        ObjectBackOff<String> backOff = new ObjectBackOff<>(ReconcilerSettings.defaultBackOffPolicy());
         Duration last = null;
         for (int i = 0; i < 30; i++) {
             last = backOff.next("a");
@@ -68,14 +68,14 @@ class SmallPartsTest {
             }
         };
 
-        assertThatThrownBy(() -> ControllerSettings.defaults().withBackOffPolicy(sleepsItself))
+        assertThatThrownBy(() -> ReconcilerSettings.defaults().withBackOffPolicy(sleepsItself))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("must be a SleepingBackOffPolicy");
     }
 
     @Test
     void backOffSettingsGiveThePerObjectNumbers() {
-        ObjectBackOff<String> backOff = new ObjectBackOff<>(ControllerSettings.defaults()
+        ObjectBackOff<String> backOff = new ObjectBackOff<>(ReconcilerSettings.defaults()
                 .withBackOff(new BackOffSettings(Duration.ofMillis(100), 3.0, Duration.ofMillis(500), 0.0,
                         Duration.ofMinutes(2), null))
                 .backOffPolicy());
@@ -131,7 +131,7 @@ class SmallPartsTest {
         assertThat(generation.shouldReconcile(before, configMap("a", "2", 2))).isTrue();
         assertThat(labels.shouldReconcile(before, statusOnly)).isFalse();
         assertThat(labels.shouldReconcile(before, relabelled)).isTrue();
-        assertThat(ControllerSettings.defaults().withTriggers(Trigger.ALL).<V1ConfigMap>triggerFilter()).isNull();
+        assertThat(ReconcilerSettings.defaults().withTriggers(Trigger.ALL).<V1ConfigMap>triggerFilter()).isNull();
     }
 
     @Test
@@ -172,10 +172,10 @@ class SmallPartsTest {
         Watcher<V1ConfigMap> watcher = Watcher.builder(new FakeWatchApi<>(type).listing(configMap("a", "1")), type)
                 .build();
         AtomicInteger reconciles = new AtomicInteger();
-        Controller<V1ConfigMap> controller = Controller.builder("resync", watcher, (object, context) -> {
+        ReconcileLoop<V1ConfigMap> controller = ReconcileLoop.builder("resync", watcher, (object, context) -> {
             reconciles.incrementAndGet();
             return ReconcileResult.done();
-        }).settings(ControllerSettings.defaults().withResyncPeriod(Duration.ofMillis(20))).build();
+        }).settings(ReconcilerSettings.defaults().withResyncPeriod(Duration.ofMillis(20))).build();
         try {
             watcher.start();
             controller.start();

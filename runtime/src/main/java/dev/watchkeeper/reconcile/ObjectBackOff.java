@@ -1,4 +1,4 @@
-package dev.watchkeeper.controller;
+package dev.watchkeeper.reconcile;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -15,7 +15,7 @@ import org.springframework.retry.backoff.SleepingBackOffPolicy;
  * is given a sleeper that records the delay and returns at once, and the controller re-adds the key with it.
  *
  * <pre>{@code
- * ObjectBackOff<ObjectKey> backOff = new ObjectBackOff<>(ControllerSettings.defaultBackOffPolicy());
+ * ObjectBackOff<ObjectKey> backOff = new ObjectBackOff<>(ReconcilerSettings.defaultBackOffPolicy());
  * queue.add(key, backOff.next(key));   // 5 ms, 10 ms, 20 ms, … 1000 s
  * backOff.forget(key);                 // on success
  * }</pre>

@@ -1,4 +1,4 @@
-package dev.watchkeeper.controller;
+package dev.watchkeeper.reconcile;
 
 /**
  * Thrown by a reconciler when retrying cannot help (an invalid spec, say): the error is recorded in the

@@ -1,4 +1,4 @@
-package dev.watchkeeper.controller;
+package dev.watchkeeper.reconcile;
 
 import io.kubernetes.client.common.KubernetesObject;
 
@@ -6,7 +6,7 @@ import io.kubernetes.client.common.KubernetesObject;
  * Which changes of a primary object start a reconcile. Several together enqueue when any of them matches.
  *
  * <pre>{@code
- * ControllerSettings.defaults().withTriggers(Trigger.GENERATION, Trigger.LABELS_ANNOTATIONS);
+ * ReconcilerSettings.defaults().withTriggers(Trigger.GENERATION, Trigger.LABELS_ANNOTATIONS);
  * }</pre>
  */
 public enum Trigger {

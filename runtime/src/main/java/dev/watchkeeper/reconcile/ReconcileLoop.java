@@ -1,4 +1,4 @@
-package dev.watchkeeper.controller;
+package dev.watchkeeper.reconcile;
 
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.store.ObjectKey;
@@ -31,9 +31,9 @@ import org.slf4j.LoggerFactory;
  * more than {@code concurrency} at once, and none before every store of the controller is ready.
  *
  * <pre>{@code
- * Controller<V1ConfigMap> controller = Controller.builder("mirror", configMaps, reconciler)
+ * ReconcileLoop<V1ConfigMap> controller = ReconcileLoop.builder("mirror", configMaps, reconciler)
  *         .owns(secrets)
- *         .settings(ControllerSettings.defaults().withConcurrency(4))
+ *         .settings(ReconcilerSettings.defaults().withConcurrency(4))
  *         .build();
  * controller.start();
  * ...
@@ -47,9 +47,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The watchers are shared, not owned: the controller never starts or closes them.
  */
-public final class Controller<T extends KubernetesObject> {
+public final class ReconcileLoop<T extends KubernetesObject> {
 
-    private static final Logger log = LoggerFactory.getLogger(Controller.class);
+    private static final Logger log = LoggerFactory.getLogger(ReconcileLoop.class);
     private static final int FAILING_KEYS_SHOWN = 20;
     private static final Duration AFTER_INTERRUPT = Duration.ofSeconds(1);
 
@@ -61,7 +61,7 @@ public final class Controller<T extends KubernetesObject> {
     private final Watcher<T> primary;
     private final List<Secondary<?>> secondaries;
     private final ReconcileFunction<T> reconciler;
-    private final ControllerSettings settings;
+    private final ReconcilerSettings settings;
     private final TimeSource time;
     private final ThreadFactory threadFactory;
     private final ReconcileObserver observer;
@@ -85,7 +85,7 @@ public final class Controller<T extends KubernetesObject> {
     private volatile Instant lastReconcileAt;
     private volatile String lastResult;
 
-    private Controller(Builder<T> builder) {
+    private ReconcileLoop(Builder<T> builder) {
         this.name = builder.name;
         this.primary = builder.primary;
         this.secondaries = List.copyOf(builder.secondaries);
@@ -120,10 +120,10 @@ public final class Controller<T extends KubernetesObject> {
      */
     public synchronized void start() {
         if (started) {
-            throw new IllegalStateException("controller " + name + " was already started");
+            throw new IllegalStateException("reconciler " + name + " was already started");
         }
         if (stopping) {
-            throw new IllegalStateException("controller " + name + " is closed");
+            throw new IllegalStateException("reconciler " + name + " is closed");
         }
         started = true;
         primary.addListener(event -> {
@@ -139,7 +139,7 @@ public final class Controller<T extends KubernetesObject> {
         secondaries.forEach(s -> readiness.add(s.watcher().store().ready()));
         ready = CompletableFuture.allOf(readiness.toArray(CompletableFuture[]::new)).thenRun(() -> {
             eventKeys.enqueueAll();
-            log.info("controller {} is ready: reconciling {}", name, Plural.count(primary.store().size(), "object"));
+            log.info("reconciler {} is ready: reconciling {}", name, Plural.count(primary.store().size(), "object"));
         });
         for (int i = 1; i <= settings.concurrency(); i++) {
             threads.add(newThread(this::work, "worker-" + i));
@@ -169,7 +169,7 @@ public final class Controller<T extends KubernetesObject> {
         running.stream().filter(Thread::isAlive).forEach(Thread::interrupt);
         joinAll(running, System.nanoTime() + AFTER_INTERRUPT.toNanos());
         running.stream().filter(Thread::isAlive)
-                .forEach(t -> log.warn("controller {}: thread {} ignored its interrupt and is still running", name,
+                .forEach(t -> log.warn("reconciler {}: thread {} ignored its interrupt and is still running", name,
                         t.getName()));
     }
 
@@ -218,7 +218,7 @@ public final class Controller<T extends KubernetesObject> {
         return secondaries.stream().<Watcher<?>>map(Secondary::watcher).toList();
     }
 
-    public ControllerSettings settings() {
+    public ReconcilerSettings settings() {
         return settings;
     }
 
@@ -245,13 +245,13 @@ public final class Controller<T extends KubernetesObject> {
     }
 
     /** Totals since start; O(1), for counters. */
-    public ControllerSnapshot.Counts counts() {
-        return new ControllerSnapshot.Counts(reconciles.get(), errors.get(), requeues.get(), retries.get());
+    public ReconcilerSnapshot.Counts counts() {
+        return new ReconcilerSnapshot.Counts(reconciles.get(), errors.get(), requeues.get(), retries.get());
     }
 
     /** The current state, read when asked (the most recent failing keys, the counts, queue depth, readiness). */
-    public ControllerSnapshot snapshot() {
-        return new ControllerSnapshot(name, primary.name(), secondaries.stream().map(s -> s.watcher().name()).toList(),
+    public ReconcilerSnapshot snapshot() {
+        return new ReconcilerSnapshot(name, primary.name(), secondaries.stream().map(s -> s.watcher().name()).toList(),
                 isReady(), queue.depth(), queue.delayed(), queue.inFlight(), settings.concurrency(), lastReconcileAt, lastResult,
                 ledger.mostRecent(FAILING_KEYS_SHOWN), ledger.size(), counts());
     }
@@ -292,7 +292,7 @@ public final class Controller<T extends KubernetesObject> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
-            log.error("controller {}: readiness failed", name, e);
+            log.error("reconciler {}: readiness failed", name, e);
         }
     }
 
@@ -355,13 +355,13 @@ public final class Controller<T extends KubernetesObject> {
         TerminalReconcileException terminal = terminalIn(thrown);
         if (terminal != null) {
             ledger.terminal(key, attempt, version, terminal);
-            log.warn("controller {}: reconcile of {} failed for good, retried when it changes: {}", name, key,
+            log.warn("reconciler {}: reconcile of {} failed for good, retried when it changes: {}", name, key,
                     terminal.getMessage());
             return outcome(key, attempt, ReconcileOutcome.Kind.TERMINAL, null, start, terminal);
         }
         Duration delay = ledger.retry(key, attempt, version, thrown, time.clock().instant());
         queue.add(key, delay);
-        log.warn("controller {}: reconcile of {} failed (attempt {}), retrying in {} ms", name, key, attempt,
+        log.warn("reconciler {}: reconcile of {} failed (attempt {}), retrying in {} ms", name, key, attempt,
                 delay.toMillis(), thrown);
         return outcome(key, attempt, ReconcileOutcome.Kind.ERROR, delay, start, thrown);
     }
@@ -383,7 +383,7 @@ public final class Controller<T extends KubernetesObject> {
             try {
                 listener.onReconcile(outcome);
             } catch (RuntimeException e) {
-                log.error("controller {}: a reconcile listener failed", name, e);
+                log.error("reconciler {}: a reconcile listener failed", name, e);
             }
         }
     }
@@ -399,7 +399,7 @@ public final class Controller<T extends KubernetesObject> {
         return null;
     }
 
-    /** Builds a {@link Controller}; everything but name, primary watcher and reconciler has a default. */
+    /** Builds a {@link ReconcileLoop}; everything but name, primary watcher and reconciler has a default. */
     public static final class Builder<T extends KubernetesObject> {
 
         private final String name;
@@ -407,7 +407,7 @@ public final class Controller<T extends KubernetesObject> {
         private final ReconcileFunction<T> reconciler;
         private final List<Secondary<?>> secondaries = new ArrayList<>();
         private final List<ReconcileListener> listeners = new ArrayList<>();
-        private ControllerSettings settings = ControllerSettings.defaults();
+        private ReconcilerSettings settings = ReconcilerSettings.defaults();
         private TriggerFilter<T> filter;
         private TimeSource time = TimeSource.system();
         private ThreadFactory threadFactory = Builder::daemonThread;
@@ -416,7 +416,7 @@ public final class Controller<T extends KubernetesObject> {
 
         private Builder(String name, Watcher<T> primary, ReconcileFunction<T> reconciler) {
             if (name == null || name.isBlank()) {
-                throw new IllegalArgumentException("a controller needs a name");
+                throw new IllegalArgumentException("a reconciler needs a name");
             }
             this.name = name;
             this.primary = Objects.requireNonNull(primary, "primary");
@@ -435,7 +435,7 @@ public final class Controller<T extends KubernetesObject> {
             return this;
         }
 
-        public Builder<T> settings(ControllerSettings settings) {
+        public Builder<T> settings(ReconcilerSettings settings) {
             this.settings = Objects.requireNonNull(settings, "settings");
             return this;
         }
@@ -473,8 +473,8 @@ public final class Controller<T extends KubernetesObject> {
             return this;
         }
 
-        public Controller<T> build() {
-            return new Controller<>(this);
+        public ReconcileLoop<T> build() {
+            return new ReconcileLoop<>(this);
         }
 
         private static Thread daemonThread(Runnable body) {

@@ -1,4 +1,4 @@
-package dev.watchkeeper.controller;
+package dev.watchkeeper.reconcile;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -22,11 +22,11 @@ import java.util.List;
  * @param failingKeysTotal  how many keys are failing in all
  * @param counts            totals since start
  */
-public record ControllerSnapshot(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
+public record ReconcilerSnapshot(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
         int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
         List<FailingKey> failingKeys, int failingKeysTotal, Counts counts) {
 
-    public ControllerSnapshot {
+    public ReconcilerSnapshot {
         secondaryWatchers = List.copyOf(secondaryWatchers);
         failingKeys = List.copyOf(failingKeys);
     }

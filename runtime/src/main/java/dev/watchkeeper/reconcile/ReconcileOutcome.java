@@ -1,4 +1,4 @@
-package dev.watchkeeper.controller;
+package dev.watchkeeper.reconcile;
 
 import dev.watchkeeper.store.ObjectKey;
 import java.time.Duration;
@@ -7,7 +7,7 @@ import java.time.Duration;
  * What one reconcile ended in, as told to a {@link ReconcileListener}.
  *
  * <pre>{@code
- * controllerBuilder.listener(outcome -> timer(outcome.controller(), outcome.kind()).record(outcome.took()));
+ * controllerBuilder.listener(outcome -> timer(outcome.reconciler(), outcome.kind()).record(outcome.took()));
  * }</pre>
  *
  * @param controller the controller's name
@@ -26,7 +26,7 @@ public record ReconcileOutcome(String controller, ObjectKey key, int attempt, Ki
     public enum Kind {
         DONE, REQUEUE, ERROR, TERMINAL;
 
-        /** The word used in {@link ControllerSnapshot#lastResult()}. */
+        /** The word used in {@link ReconcilerSnapshot#lastResult()}. */
         public String word() {
             return name().toLowerCase(java.util.Locale.ROOT);
         }

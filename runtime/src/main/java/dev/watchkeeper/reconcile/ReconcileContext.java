@@ -1,4 +1,4 @@
-package dev.watchkeeper.controller;
+package dev.watchkeeper.reconcile;
 
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;

@@ -1,4 +1,4 @@
-package dev.watchkeeper.controller;
+package dev.watchkeeper.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class FailureLedgerTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
-    private final FailureLedger ledger = new FailureLedger(ControllerSettings.defaultBackOffPolicy());
+    private final FailureLedger ledger = new FailureLedger(ReconcilerSettings.defaultBackOffPolicy());
     private final ObjectKey a = new ObjectKey("ns", "a");
     private final ObjectKey b = new ObjectKey("ns", "b");
 
@@ -47,8 +47,8 @@ class FailureLedgerTest {
         ledger.retry(b, 1, "1", new IllegalStateException(), NOW);
 
         assertThat(ledger.size()).isEqualTo(2);
-        assertThat(ledger.mostRecent(1)).extracting(ControllerSnapshot.FailingKey::key).containsExactly("ns/b");
-        assertThat(ledger.mostRecent(5)).extracting(ControllerSnapshot.FailingKey::lastError)
+        assertThat(ledger.mostRecent(1)).extracting(ReconcilerSnapshot.FailingKey::key).containsExactly("ns/b");
+        assertThat(ledger.mostRecent(5)).extracting(ReconcilerSnapshot.FailingKey::lastError)
                 .containsExactly("java.lang.IllegalStateException", "java.lang.IllegalStateException: first");
         assertThat(ledger.forgetAll()).containsExactlyInAnyOrder(a, b);
         assertThat(ledger.size()).isZero();
@@ -61,6 +61,6 @@ class FailureLedgerTest {
 
         ledger.forgetIf(a::equals);
 
-        assertThat(ledger.mostRecent(5)).extracting(ControllerSnapshot.FailingKey::key).containsExactly("ns/b");
+        assertThat(ledger.mostRecent(5)).extracting(ReconcilerSnapshot.FailingKey::key).containsExactly("ns/b");
     }
 }

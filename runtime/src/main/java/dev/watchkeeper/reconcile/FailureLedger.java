@@ -1,4 +1,4 @@
-package dev.watchkeeper.controller;
+package dev.watchkeeper.reconcile;
 
 import dev.watchkeeper.store.ObjectKey;
 import java.time.Duration;
@@ -88,7 +88,7 @@ final class FailureLedger {
     }
 
     /** The {@code limit} most recent failures, newest first; O(n log limit), for snapshots taken on request. */
-    List<ControllerSnapshot.FailingKey> mostRecent(int limit) {
+    List<ReconcilerSnapshot.FailingKey> mostRecent(int limit) {
         PriorityQueue<Map.Entry<ObjectKey, Failure>> recent = new PriorityQueue<>(
                 Comparator.comparingLong(e -> e.getValue().order()));
         for (Map.Entry<ObjectKey, Failure> entry : failures.entrySet()) {
@@ -97,11 +97,11 @@ final class FailureLedger {
                 recent.poll();
             }
         }
-        List<ControllerSnapshot.FailingKey> shown = new ArrayList<>(recent.size());
+        List<ReconcilerSnapshot.FailingKey> shown = new ArrayList<>(recent.size());
         while (!recent.isEmpty()) {
             Map.Entry<ObjectKey, Failure> entry = recent.poll();
             Failure failure = entry.getValue();
-            shown.add(0, new ControllerSnapshot.FailingKey(entry.getKey().toString(), failure.attempts(),
+            shown.add(0, new ReconcilerSnapshot.FailingKey(entry.getKey().toString(), failure.attempts(),
                     failure.delay(), failure.nextRetryAt(), failure.lastError(), failure.terminal()));
         }
         return shown;

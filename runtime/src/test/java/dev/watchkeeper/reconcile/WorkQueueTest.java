@@ -1,4 +1,4 @@
-package dev.watchkeeper.controller;
+package dev.watchkeeper.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

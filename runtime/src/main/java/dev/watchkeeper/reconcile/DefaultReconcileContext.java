@@ -1,4 +1,4 @@
-package dev.watchkeeper.controller;
+package dev.watchkeeper.reconcile;
 
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
@@ -19,7 +19,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link ReconcileContext} a {@link Controller} hands to each reconcile. Events are core/v1 Events written
+ * The {@link ReconcileContext} a {@link ReconcileLoop} hands to each reconcile. Events are core/v1 Events written
  * through {@link CoreV1Api}, reported by {@code watchkeeper/<controller>}.
  *
  * <pre>{@code
@@ -74,7 +74,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
     public <S extends KubernetesObject> Store<S> store(Class<S> type) {
         Store<?> store = stores.get(type);
         if (store == null) {
-            throw new IllegalArgumentException("controller " + controller + " watches no " + type.getName()
+            throw new IllegalArgumentException("reconciler " + controller + " watches no " + type.getName()
                     + "; it watches " + stores.keySet().stream().map(Class::getSimpleName).sorted().toList());
         }
         return (Store<S>) store;
@@ -83,17 +83,17 @@ public final class DefaultReconcileContext implements ReconcileContext {
     @Override
     public void publishEvent(String type, String reason, String message) {
         if (apiClient == null) {
-            log.warn("controller {} has no API client; dropped event {} {} about {}", controller, type, reason, key);
+            log.warn("reconciler {} has no API client; dropped event {} {} about {}", controller, type, reason, key);
             return;
         }
         try {
             CoreV1Event event = event(type, reason, message);
             new CoreV1Api(apiClient).createNamespacedEvent(event.getMetadata().getNamespace(), event).execute();
         } catch (ApiException e) {
-            log.warn("controller {} could not record event {} about {}: HTTP {} {}", controller, reason, key,
+            log.warn("reconciler {} could not record event {} about {}: HTTP {} {}", controller, reason, key,
                     e.getCode(), e.getMessage());
         } catch (RuntimeException e) {
-            log.warn("controller {} could not record event {} about {}", controller, reason, key, e);
+            log.warn("reconciler {} could not record event {} about {}", controller, reason, key, e);
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.watchkeeper.controller;
+package dev.watchkeeper.reconcile;
 
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.backoff.JitteredExponentialBackOffPolicy;
@@ -13,7 +13,7 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * How a controller runs.
  *
  * <pre>{@code
- * ControllerSettings settings = ControllerSettings.defaults()
+ * ReconcilerSettings settings = ReconcilerSettings.defaults()
  *         .withConcurrency(4)
  *         .withTriggers(Trigger.GENERATION);
  * }</pre>
@@ -26,10 +26,10 @@ import org.springframework.retry.backoff.BackOffPolicy;
  *                      {@link Duration#ZERO} = never
  * @param triggers      which primary changes enqueue; default {@link Trigger#ALL}
  */
-public record ControllerSettings(int concurrency, BackOffPolicy backOffPolicy, Duration shutdownGrace,
+public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, Duration shutdownGrace,
         Duration resyncPeriod, Set<Trigger> triggers) {
 
-    public ControllerSettings {
+    public ReconcilerSettings {
         if (concurrency < 1) {
             throw new InvalidSettingException("concurrency", concurrency, "must be at least 1");
         }
@@ -41,8 +41,8 @@ public record ControllerSettings(int concurrency, BackOffPolicy backOffPolicy, D
         triggers = triggers == null || triggers.isEmpty() ? Set.of(Trigger.ALL) : Set.copyOf(triggers);
     }
 
-    public static ControllerSettings defaults() {
-        return new ControllerSettings(1, defaultBackOffPolicy(), Duration.ofSeconds(30), Duration.ofHours(10),
+    public static ReconcilerSettings defaults() {
+        return new ReconcilerSettings(1, defaultBackOffPolicy(), Duration.ofSeconds(30), Duration.ofHours(10),
                 Set.of(Trigger.ALL));
     }
 
@@ -51,12 +51,12 @@ public record ControllerSettings(int concurrency, BackOffPolicy backOffPolicy, D
         return new JitteredExponentialBackOffPolicy(Duration.ofMillis(5), 2.0, Duration.ofSeconds(1000), 0.0);
     }
 
-    public ControllerSettings withConcurrency(int concurrency) {
-        return new ControllerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers);
+    public ReconcilerSettings withConcurrency(int concurrency) {
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers);
     }
 
-    public ControllerSettings withBackOffPolicy(BackOffPolicy policy) {
-        return new ControllerSettings(concurrency, policy, shutdownGrace, resyncPeriod, triggers);
+    public ReconcilerSettings withBackOffPolicy(BackOffPolicy policy) {
+        return new ReconcilerSettings(concurrency, policy, shutdownGrace, resyncPeriod, triggers);
     }
 
     /**
@@ -64,25 +64,25 @@ public record ControllerSettings(int concurrency, BackOffPolicy backOffPolicy, D
      * and max elapsed time of {@link BackOffSettings} do not apply: an object's backoff resets on its next success,
      * and a failing object is retried for as long as it exists.
      */
-    public ControllerSettings withBackOff(BackOffSettings settings) {
+    public ReconcilerSettings withBackOff(BackOffSettings settings) {
         return withBackOffPolicy(new JitteredExponentialBackOffPolicy(settings.initialInterval(),
                 settings.multiplier(), settings.maxInterval(), settings.jitter()));
     }
 
-    public ControllerSettings withShutdownGrace(Duration grace) {
-        return new ControllerSettings(concurrency, backOffPolicy, grace, resyncPeriod, triggers);
+    public ReconcilerSettings withShutdownGrace(Duration grace) {
+        return new ReconcilerSettings(concurrency, backOffPolicy, grace, resyncPeriod, triggers);
     }
 
-    public ControllerSettings withResyncPeriod(Duration period) {
-        return new ControllerSettings(concurrency, backOffPolicy, shutdownGrace, period, triggers);
+    public ReconcilerSettings withResyncPeriod(Duration period) {
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, period, triggers);
     }
 
-    public ControllerSettings withTriggers(Trigger... triggers) {
+    public ReconcilerSettings withTriggers(Trigger... triggers) {
         return withTriggers(triggers.length == 0 ? Set.of(Trigger.ALL) : EnumSet.of(triggers[0], triggers));
     }
 
-    public ControllerSettings withTriggers(Set<Trigger> triggers) {
-        return new ControllerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers);
+    public ReconcilerSettings withTriggers(Set<Trigger> triggers) {
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers);
     }
 
     /** The filter the triggers make, or {@code null} when {@link Trigger#ALL} is among them. */

@@ -1,8 +1,8 @@
-package dev.watchkeeper.controller;
+package dev.watchkeeper.reconcile;
 
 /**
  * Told of every finished reconcile, on the worker thread, after the controller has recorded it: a hook for metrics
- * beyond the counts the {@link ControllerSnapshot} already carries. A listener that throws is logged and ignored.
+ * beyond the counts the {@link ReconcilerSnapshot} already carries. A listener that throws is logged and ignored.
  *
  * <pre>{@code
  * ReconcileListener listener = outcome -> registry.counter("reconciles", "result", outcome.kind().word()).increment();

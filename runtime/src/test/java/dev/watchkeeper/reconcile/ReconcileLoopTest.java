@@ -1,7 +1,7 @@
-package dev.watchkeeper.controller;
+package dev.watchkeeper.reconcile;
 
-import static dev.watchkeeper.controller.TestObjects.configMap;
-import static dev.watchkeeper.controller.TestObjects.secretOwnedBy;
+import static dev.watchkeeper.reconcile.TestObjects.configMap;
+import static dev.watchkeeper.reconcile.TestObjects.secretOwnedBy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(10)
-class ControllerTest {
+class ReconcileLoopTest {
 
     @BeforeAll
     static void pollQuickly() {
@@ -42,7 +42,7 @@ class ControllerTest {
     private final FakeWatchApi<V1ConfigMap> configMapApi = new FakeWatchApi<>(CONFIG_MAPS);
     private final Watcher<V1ConfigMap> configMaps = Watcher.builder(configMapApi, CONFIG_MAPS).build();
     private final List<Watcher<?>> watchers = new ArrayList<>(List.of(configMaps));
-    private final List<Controller<?>> controllers = new ArrayList<>();
+    private final List<ReconcileLoop<?>> controllers = new ArrayList<>();
     private final List<ReconcileOutcome> outcomes = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicInteger> reconcileCounts = new ConcurrentHashMap<>();
 
@@ -81,7 +81,7 @@ class ControllerTest {
         assertThat(outcomes).filteredOn(o -> o.key().name().equals("a")).extracting(ReconcileOutcome::attempt)
                 .startsWith(1, 2, 3, 4, 5);
         assertThat(counts()).containsEntry("ok", 1);
-        ControllerSnapshot snapshot = controllers.get(0).snapshot();
+        ReconcilerSnapshot snapshot = controllers.get(0).snapshot();
         assertThat(snapshot.failingKeysTotal()).isEqualTo(1);
         assertThat(snapshot.failingKeys().get(0).key()).isEqualTo("default/a");
         assertThat(snapshot.failingKeys().get(0).terminal()).isFalse();
@@ -121,7 +121,7 @@ class ControllerTest {
 
         assertThat(outcomes.get(0).kind()).isEqualTo(ReconcileOutcome.Kind.REQUEUE);
         assertThat(outcomes.get(0).next()).isEqualTo(Duration.ofHours(1));
-        ControllerSnapshot snapshot = controllers.get(0).snapshot();
+        ReconcilerSnapshot snapshot = controllers.get(0).snapshot();
         assertThat(snapshot.queueDepth()).as("nothing is due now").isZero();
         assertThat(snapshot.scheduled()).as("the requeued key waits for its hour").isEqualTo(1);
         assertThat(snapshot.lastResult()).isEqualTo("requeue");
@@ -131,7 +131,7 @@ class ControllerTest {
     @Test
     void aTerminalErrorIsNotRetriedUntilTheResourceVersionChanges() {
         configMapApi.listing(configMap("a", "1"), configMap("marker", "1"));
-        Controller<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
             count(object);
             if (object.getMetadata().getName().equals("a") && object.getMetadata().getResourceVersion().equals("1")) {
                 throw new TerminalReconcileException("spec is invalid");
@@ -180,7 +180,7 @@ class ControllerTest {
             running.decrementAndGet();
             busyKeys.remove(name);
             return ReconcileResult.done();
-        }).settings(ControllerSettings.defaults().withConcurrency(4)));
+        }).settings(ReconcilerSettings.defaults().withConcurrency(4)));
 
         for (int round = 1; round <= rounds; round++) {
             for (int i = 0; i < keys; i++) {
@@ -199,7 +199,7 @@ class ControllerTest {
         configMapApi.listing(configMap("a", "1"));
         FakeWatchApi<V1Secret> secretApi = new FakeWatchApi<>(SECRETS).holdList();
         Watcher<V1Secret> secrets = watch(secretApi, SECRETS);
-        Controller<V1ConfigMap> controller = start(builder(counting(ReconcileResult.done())).owns(secrets));
+        ReconcileLoop<V1ConfigMap> controller = start(builder(counting(ReconcileResult.done())).owns(secrets));
 
         assertThat(configMaps.store().awaitReady(Duration.ofSeconds(5))).isTrue();
         assertThat(controller.snapshot().ready()).isFalse();
@@ -242,7 +242,7 @@ class ControllerTest {
     void theGenerationFilterIgnoresChangesThatKeepTheGeneration() {
         configMapApi.listing(configMap("a", "1", 1), configMap("marker", "1", 1));
         start(builder(counting(ReconcileResult.done()))
-                .settings(ControllerSettings.defaults().withTriggers(Trigger.GENERATION)));
+                .settings(ReconcilerSettings.defaults().withTriggers(Trigger.GENERATION)));
         await().until(() -> counts().equals(Map.of("a", 1, "marker", 1)));
 
         configMapApi.apply(configMap("a", "2", 1)); // a status-only write: same generation
@@ -257,7 +257,7 @@ class ControllerTest {
     @Test
     void aDeletedPrimaryIsNotReconciledAndItsFailureIsForgotten() {
         configMapApi.listing(configMap("a", "1"), configMap("marker", "1"));
-        Controller<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
             count(object);
             if (object.getMetadata().getName().equals("a")) {
                 throw new TerminalReconcileException("never");
@@ -279,7 +279,7 @@ class ControllerTest {
     void retryFailingNowRetriesAtOnce() {
         configMapApi.listing(configMap("a", "1"));
         AtomicInteger calls = new AtomicInteger();
-        Controller<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
             if (calls.incrementAndGet() == 1) {
                 throw new TerminalReconcileException("first time");
             }
@@ -320,7 +320,7 @@ class ControllerTest {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
         AtomicInteger interrupted = new AtomicInteger();
-        Controller<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
             started.countDown();
             try {
                 never.await();
@@ -329,7 +329,7 @@ class ControllerTest {
                 throw e;
             }
             return ReconcileResult.done();
-        }).settings(ControllerSettings.defaults().withConcurrency(3)));
+        }).settings(ReconcilerSettings.defaults().withConcurrency(3)));
         assertThat(started.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
 
         controller.close(Duration.ofMillis(50));
@@ -344,7 +344,7 @@ class ControllerTest {
         configMapApi.listing(configMap("a", "1"));
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
-        Controller<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
             started.countDown();
             finish.await();
             count(object);
@@ -361,12 +361,12 @@ class ControllerTest {
         assertThat(controller.isRunning()).isFalse();
     }
 
-    private Controller.Builder<V1ConfigMap> builder(ReconcileFunction<V1ConfigMap> reconciler) {
-        return Controller.builder("test", configMaps, reconciler).listener(outcomes::add);
+    private ReconcileLoop.Builder<V1ConfigMap> builder(ReconcileFunction<V1ConfigMap> reconciler) {
+        return ReconcileLoop.builder("test", configMaps, reconciler).listener(outcomes::add);
     }
 
-    private Controller<V1ConfigMap> start(Controller.Builder<V1ConfigMap> builder) {
-        Controller<V1ConfigMap> controller = builder.build();
+    private ReconcileLoop<V1ConfigMap> start(ReconcileLoop.Builder<V1ConfigMap> builder) {
+        ReconcileLoop<V1ConfigMap> controller = builder.build();
         controllers.add(controller);
         watchers.forEach(w -> {
             if (!w.isRunning()) {

@@ -1,8 +1,8 @@
 package dev.watchkeeper.registry;
 
-import dev.watchkeeper.controller.ReconcileFunction;
-import dev.watchkeeper.controller.Trigger;
-import dev.watchkeeper.controller.TriggerFilter;
+import dev.watchkeeper.reconcile.ReconcileFunction;
+import dev.watchkeeper.reconcile.Trigger;
+import dev.watchkeeper.reconcile.TriggerFilter;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.List;
 import java.util.Objects;
@@ -13,7 +13,7 @@ import java.util.Set;
  * configuration) declares it.
  *
  * <pre>{@code
- * registry.registerController(new ControllerDeclaration<>("mirror",
+ * registry.registerReconciler(new ReconcilerDeclaration<>("mirror",
  *         WatcherDeclaration.of(ResourceType.of(V1ConfigMap.class), WatchScope.allNamespaces()),
  *         List.of(), (configMap, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null, "MirrorConfig"));
  * }</pre>
@@ -27,11 +27,11 @@ import java.util.Set;
  * @param filter      a trigger filter of the user's, or {@code null}
  * @param source      where it was declared, for messages ({@code bean 'x' method reconcile(...)})
  */
-public record ControllerDeclaration<T extends KubernetesObject>(String name, WatcherDeclaration<T> primary,
+public record ReconcilerDeclaration<T extends KubernetesObject>(String name, WatcherDeclaration<T> primary,
         List<SecondaryDeclaration<?>> secondaries, ReconcileFunction<T> reconciler, int concurrency,
         Set<Trigger> triggers, TriggerFilter<T> filter, String source) {
 
-    public ControllerDeclaration {
+    public ReconcilerDeclaration {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a reconciler needs a name (" + source + ")");
         }
