@@ -9,18 +9,14 @@ import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,52 +56,40 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     private final String name;
     private final Watcher<T> primary;
     private final List<Secondary<?>> secondaries;
-    private final ReconcileFunction<T> reconciler;
     private final ReconcilerSettings settings;
     private final TimeSource time;
     private final ThreadFactory threadFactory;
-    private final ReconcileObserver observer;
-    private final List<ReconcileListener> listeners;
-    private final ApiClient apiClient;
-    private final Map<Class<?>, Store<?>> stores;
 
     private final WorkQueue<ObjectKey> queue;
     private final FailureLedger ledger;
     private final EventKeys<T> eventKeys;
+    private final Reconciliation<T> reconciliation;
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
-    private final AtomicLong reconciles = new AtomicLong();
-    private final AtomicLong errors = new AtomicLong();
-    private final AtomicLong requeues = new AtomicLong();
-    private final AtomicLong retries = new AtomicLong();
 
     private final List<Thread> threads = new ArrayList<>();
     private volatile CompletableFuture<Void> ready = new CompletableFuture<>();
     private volatile boolean started;
     private volatile boolean stopping;
-    private volatile Instant lastReconcileAt;
-    private volatile String lastResult;
 
     private ReconcileLoop(Builder<T> builder) {
         this.name = builder.name;
         this.primary = builder.primary;
         this.secondaries = List.copyOf(builder.secondaries);
-        this.reconciler = builder.reconciler;
         this.settings = builder.settings;
         this.time = builder.time;
         this.threadFactory = builder.threadFactory;
-        this.observer = builder.observer;
-        this.listeners = List.copyOf(builder.listeners);
-        this.apiClient = builder.apiClient;
-        Map<Class<?>, Store<?>> byType = new LinkedHashMap<>();
-        byType.put(primary.type().javaType(), primary.store());
-        secondaries.forEach(s -> byType.putIfAbsent(s.watcher().type().javaType(), s.watcher().store()));
-        this.stores = Map.copyOf(byType);
+        Map<Class<?>, Store<?>> stores = new LinkedHashMap<>();
+        stores.put(primary.type().javaType(), primary.store());
+        secondaries.forEach(s -> stores.putIfAbsent(s.watcher().type().javaType(), s.watcher().store()));
         this.queue = new WorkQueue<>(time);
         this.ledger = new FailureLedger(settings.backOffPolicy());
         TriggerFilter<T> fromTriggers = settings.triggerFilter();
         TriggerFilter<T> filter = fromTriggers == null ? builder.filter
                 : builder.filter == null ? fromTriggers : fromTriggers.or(builder.filter);
         this.eventKeys = new EventKeys<>(primary.store(), queue, ledger, filter);
+        this.reconciliation = new Reconciliation<>(name, primary, builder.reconciler, Map.copyOf(stores),
+                builder.apiClient, builder.observer, List.copyOf(builder.listeners), settings.resyncPeriod(), time,
+                queue, ledger, eventKeys);
     }
 
     /** Starts building a controller named {@code name} that reconciles the objects of {@code primary}. */
@@ -246,13 +230,14 @@ public final class ReconcileLoop<T extends KubernetesObject> {
 
     /** Totals since start; O(1), for counters. */
     public ReconcilerSnapshot.Counts counts() {
-        return new ReconcilerSnapshot.Counts(reconciles.get(), errors.get(), requeues.get(), retries.get());
+        return reconciliation.counts();
     }
 
     /** The current state, read when asked (the most recent failing keys, the counts, queue depth, readiness). */
     public ReconcilerSnapshot snapshot() {
         return new ReconcilerSnapshot(name, primary.name(), secondaries.stream().map(s -> s.watcher().name()).toList(),
-                isReady(), queue.depth(), queue.delayed(), queue.inFlight(), settings.concurrency(), lastReconcileAt, lastResult,
+                isReady(), queue.depth(), queue.delayed(), queue.inFlight(), settings.concurrency(),
+                reconciliation.lastReconcileAt(), reconciliation.lastResult(),
                 ledger.mostRecent(FAILING_KEYS_SHOWN), ledger.size(), counts());
     }
 
@@ -284,7 +269,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
                     return;
                 }
                 try {
-                    process(key);
+                    reconciliation.run(key);
                 } finally {
                     queue.done(key);
                 }
@@ -294,109 +279,6 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         } catch (ExecutionException e) {
             log.error("reconciler {}: readiness failed", name, e);
         }
-    }
-
-    // ---- one reconcile
-
-    private void process(ObjectKey key) {
-        Optional<T> cached = primary.store().get(key);
-        if (cached.isEmpty()) {
-            eventKeys.forget(key);
-            return;
-        }
-        T object = cached.get();
-        String version = object.getMetadata() == null ? null : object.getMetadata().getResourceVersion();
-        if (ledger.waitsForChange(key, version)) {
-            return; // a terminal error waits for the object to change
-        }
-        int attempt = ledger.nextAttempt(key);
-        ReconcileContext context = new DefaultReconcileContext(name, key, attempt, apiClient, primary.type(), object,
-                stores, time.clock());
-        long start = System.nanoTime();
-        ReconcileOutcome outcome;
-        try {
-            ReconcileResult result = observer.observe(name, key, () -> reconciler.reconcile(object, context));
-            outcome = succeeded(key, attempt, result == null ? ReconcileResult.done() : result, start);
-        } catch (Throwable thrown) {
-            outcome = failed(key, attempt, version, thrown, start);
-            if (thrown instanceof VirtualMachineError fatal) {
-                finish(outcome);
-                throw fatal;
-            }
-        }
-        finish(outcome);
-    }
-
-    private ReconcileOutcome succeeded(ObjectKey key, int attempt, ReconcileResult result, long start) {
-        ledger.forget(key);
-        if (result.isRequeue()) {
-            requeues.incrementAndGet();
-            queue.add(key, result.requeueAfter());
-            return outcome(key, attempt, ReconcileOutcome.Kind.REQUEUE, result.requeueAfter(), start, null);
-        }
-        scheduleResync(key);
-        return outcome(key, attempt, ReconcileOutcome.Kind.DONE, null, start, null);
-    }
-
-    /**
-     * Periodic resync runs through the queue: a key reconciled successfully is queued again after the resync period
-     * (±10 %), unless a change, retry or requeue brings it back sooner (the earlier due time wins).
-     */
-    private void scheduleResync(ObjectKey key) {
-        Duration period = settings.resyncPeriod();
-        if (!period.isZero()) {
-            double jitter = 0.9 + 0.2 * ThreadLocalRandom.current().nextDouble();
-            queue.add(key, Duration.ofMillis((long) (period.toMillis() * jitter)));
-        }
-    }
-
-    private ReconcileOutcome failed(ObjectKey key, int attempt, String version, Throwable thrown, long start) {
-        errors.incrementAndGet();
-        TerminalReconcileException terminal = terminalIn(thrown);
-        if (terminal != null) {
-            ledger.terminal(key, attempt, version, terminal);
-            log.warn("reconciler {}: reconcile of {} failed for good, retried when it changes: {}", name, key,
-                    terminal.getMessage());
-            return outcome(key, attempt, ReconcileOutcome.Kind.TERMINAL, null, start, terminal);
-        }
-        Duration delay = ledger.retry(key, attempt, version, thrown, time.clock().instant());
-        queue.add(key, delay);
-        log.warn("reconciler {}: reconcile of {} failed (attempt {}), retrying in {} ms", name, key, attempt,
-                delay.toMillis(), thrown);
-        return outcome(key, attempt, ReconcileOutcome.Kind.ERROR, delay, start, thrown);
-    }
-
-    private ReconcileOutcome outcome(ObjectKey key, int attempt, ReconcileOutcome.Kind kind, Duration next,
-            long start, Throwable error) {
-        return new ReconcileOutcome(name, key, attempt, kind, next, Duration.ofNanos(System.nanoTime() - start),
-                error);
-    }
-
-    private void finish(ReconcileOutcome outcome) {
-        reconciles.incrementAndGet();
-        if (outcome.attempt() > 1) {
-            retries.incrementAndGet();
-        }
-        lastReconcileAt = time.clock().instant();
-        lastResult = outcome.kind().word();
-        for (ReconcileListener listener : listeners) {
-            try {
-                listener.onReconcile(outcome);
-            } catch (RuntimeException e) {
-                log.error("reconciler {}: a reconcile listener failed", name, e);
-            }
-        }
-    }
-
-    /** A terminal exception anywhere in the cause chain counts: observers and proxies may wrap it. */
-    private static TerminalReconcileException terminalIn(Throwable thrown) {
-        Throwable current = thrown;
-        for (int depth = 0; current != null && depth < 10; depth++, current = current.getCause()) {
-            if (current instanceof TerminalReconcileException terminal) {
-                return terminal;
-            }
-        }
-        return null;
     }
 
     /** Builds a {@link ReconcileLoop}; everything but name, primary watcher and reconciler has a default. */

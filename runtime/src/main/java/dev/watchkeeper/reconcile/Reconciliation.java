@@ -1,0 +1,179 @@
+package dev.watchkeeper.reconcile;
+
+import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.store.Store;
+import dev.watchkeeper.watch.Watcher;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One reconcile of a key and what follows from its outcome: the failure ledger, a requeue, a retry or the next
+ * resync on the queue, the counts, and the listeners (docs/semantics.md §10). A {@link ReconcileLoop}'s workers
+ * call {@link #run} for the keys they take.
+ */
+final class Reconciliation<T extends KubernetesObject> {
+
+    private static final Logger log = LoggerFactory.getLogger(ReconcileLoop.class);
+
+    private final String name;
+    private final Watcher<T> primary;
+    private final ReconcileFunction<T> reconciler;
+    private final Map<Class<?>, Store<?>> stores;
+    private final ApiClient apiClient;
+    private final ReconcileObserver observer;
+    private final List<ReconcileListener> listeners;
+    private final Duration resyncPeriod;
+    private final TimeSource time;
+    private final WorkQueue<ObjectKey> queue;
+    private final FailureLedger ledger;
+    private final EventKeys<T> eventKeys;
+    private final AtomicLong reconciles = new AtomicLong();
+    private final AtomicLong errors = new AtomicLong();
+    private final AtomicLong requeues = new AtomicLong();
+    private final AtomicLong retries = new AtomicLong();
+    private volatile Instant lastReconcileAt;
+    private volatile String lastResult;
+
+    Reconciliation(String name, Watcher<T> primary, ReconcileFunction<T> reconciler, Map<Class<?>, Store<?>> stores,
+            ApiClient apiClient, ReconcileObserver observer, List<ReconcileListener> listeners, Duration resyncPeriod,
+            TimeSource time, WorkQueue<ObjectKey> queue, FailureLedger ledger, EventKeys<T> eventKeys) {
+        this.name = name;
+        this.primary = primary;
+        this.reconciler = reconciler;
+        this.stores = stores;
+        this.apiClient = apiClient;
+        this.observer = observer;
+        this.listeners = listeners;
+        this.resyncPeriod = resyncPeriod;
+        this.time = time;
+        this.queue = queue;
+        this.ledger = ledger;
+        this.eventKeys = eventKeys;
+    }
+
+    /** Totals since start. */
+    ReconcilerSnapshot.Counts counts() {
+        return new ReconcilerSnapshot.Counts(reconciles.get(), errors.get(), requeues.get(), retries.get());
+    }
+
+    /** When the latest reconcile finished, or {@code null}. */
+    Instant lastReconcileAt() {
+        return lastReconcileAt;
+    }
+
+    /** The latest outcome's word ({@code done}, {@code requeue}, {@code error}, {@code terminal}), or {@code null}. */
+    String lastResult() {
+        return lastResult;
+    }
+
+    /** Reconciles {@code key}'s cached object, unless it is gone or waits for a change after a terminal error. */
+    void run(ObjectKey key) {
+        Optional<T> cached = primary.store().get(key);
+        if (cached.isEmpty()) {
+            eventKeys.forget(key);
+            return;
+        }
+        T object = cached.get();
+        String version = object.getMetadata() == null ? null : object.getMetadata().getResourceVersion();
+        if (ledger.waitsForChange(key, version)) {
+            return; // a terminal error waits for the object to change
+        }
+        int attempt = ledger.nextAttempt(key);
+        ReconcileContext context = new DefaultReconcileContext(name, key, attempt, apiClient, primary.type(), object,
+                stores, time.clock());
+        long start = System.nanoTime();
+        ReconcileOutcome outcome;
+        try {
+            ReconcileResult result = observer.observe(name, key, () -> reconciler.reconcile(object, context));
+            outcome = succeeded(key, attempt, result == null ? ReconcileResult.done() : result, start);
+        } catch (Throwable thrown) {
+            outcome = failed(key, attempt, version, thrown, start);
+            if (thrown instanceof VirtualMachineError fatal) {
+                finish(outcome);
+                throw fatal;
+            }
+        }
+        finish(outcome);
+    }
+
+    private ReconcileOutcome succeeded(ObjectKey key, int attempt, ReconcileResult result, long start) {
+        ledger.forget(key);
+        if (result.isRequeue()) {
+            requeues.incrementAndGet();
+            queue.add(key, result.requeueAfter());
+            return outcome(key, attempt, ReconcileOutcome.Kind.REQUEUE, result.requeueAfter(), start, null);
+        }
+        scheduleResync(key);
+        return outcome(key, attempt, ReconcileOutcome.Kind.DONE, null, start, null);
+    }
+
+    /**
+     * Periodic resync runs through the queue: a key reconciled successfully is queued again after the resync period
+     * (±10 %), unless a change, retry or requeue brings it back sooner (the earlier due time wins).
+     */
+    private void scheduleResync(ObjectKey key) {
+        if (!resyncPeriod.isZero()) {
+            double jitter = 0.9 + 0.2 * ThreadLocalRandom.current().nextDouble();
+            queue.add(key, Duration.ofMillis((long) (resyncPeriod.toMillis() * jitter)));
+        }
+    }
+
+    private ReconcileOutcome failed(ObjectKey key, int attempt, String version, Throwable thrown, long start) {
+        errors.incrementAndGet();
+        TerminalReconcileException terminal = terminalIn(thrown);
+        if (terminal != null) {
+            ledger.terminal(key, attempt, version, terminal);
+            log.warn("reconciler {}: reconcile of {} failed for good, retried when it changes: {}", name, key,
+                    terminal.getMessage());
+            return outcome(key, attempt, ReconcileOutcome.Kind.TERMINAL, null, start, terminal);
+        }
+        Duration delay = ledger.retry(key, attempt, version, thrown, time.clock().instant());
+        queue.add(key, delay);
+        log.warn("reconciler {}: reconcile of {} failed (attempt {}), retrying in {} ms", name, key, attempt,
+                delay.toMillis(), thrown);
+        return outcome(key, attempt, ReconcileOutcome.Kind.ERROR, delay, start, thrown);
+    }
+
+    private ReconcileOutcome outcome(ObjectKey key, int attempt, ReconcileOutcome.Kind kind, Duration next,
+            long start, Throwable error) {
+        return new ReconcileOutcome(name, key, attempt, kind, next, Duration.ofNanos(System.nanoTime() - start),
+                error);
+    }
+
+    private void finish(ReconcileOutcome outcome) {
+        reconciles.incrementAndGet();
+        if (outcome.attempt() > 1) {
+            retries.incrementAndGet();
+        }
+        lastReconcileAt = time.clock().instant();
+        lastResult = outcome.kind().word();
+        for (ReconcileListener listener : listeners) {
+            try {
+                listener.onReconcile(outcome);
+            } catch (RuntimeException e) {
+                log.error("reconciler {}: a reconcile listener failed", name, e);
+            }
+        }
+    }
+
+    /** A terminal exception anywhere in the cause chain counts: observers and proxies may wrap it. */
+    private static TerminalReconcileException terminalIn(Throwable thrown) {
+        Throwable current = thrown;
+        for (int depth = 0; current != null && depth < 10; depth++, current = current.getCause()) {
+            if (current instanceof TerminalReconcileException terminal) {
+                return terminal;
+            }
+        }
+        return null;
+    }
+}
