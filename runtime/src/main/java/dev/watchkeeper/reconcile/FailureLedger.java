@@ -45,9 +45,16 @@ final class FailureLedger {
         return failure != null && failure.terminal() && Objects.equals(failure.resourceVersion(), resourceVersion);
     }
 
-    /** Records a failure to retry and returns how long {@code key} waits before it. */
-    Duration retry(ObjectKey key, int attempt, String resourceVersion, Throwable thrown, Instant now) {
+    /**
+     * Records a failure to retry and returns how long {@code key} waits before it: its backoff's next delay, or
+     * {@code atLeast} (the server's {@code Retry-After}) when that is longer.
+     */
+    Duration retry(ObjectKey key, int attempt, String resourceVersion, Throwable thrown, Instant now,
+            Duration atLeast) {
         Duration delay = backOff.next(key);
+        if (atLeast != null && atLeast.compareTo(delay) > 0) {
+            delay = atLeast;
+        }
         failures.put(key, new Failure(attempt, delay, now.plus(delay), describe(thrown), false, resourceVersion,
                 order.incrementAndGet()));
         return delay;

@@ -1,11 +1,13 @@
 package dev.watchkeeper.reconcile;
 
+import dev.watchkeeper.backoff.RetryAfter;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
 import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -137,7 +139,7 @@ final class Reconciliation<T extends KubernetesObject> {
                     terminal.getMessage());
             return outcome(key, attempt, ReconcileOutcome.Kind.TERMINAL, null, start, terminal);
         }
-        Duration delay = ledger.retry(key, attempt, version, thrown, time.clock().instant());
+        Duration delay = ledger.retry(key, attempt, version, thrown, time.clock().instant(), retryAfterIn(thrown));
         queue.add(key, delay);
         log.warn("reconciler {}: reconcile of {} failed (attempt {}), retrying in {} ms", name, key, attempt,
                 delay.toMillis(), thrown);
@@ -164,6 +166,20 @@ final class Reconciliation<T extends KubernetesObject> {
                 log.error("reconciler {}: a reconcile listener failed", name, e);
             }
         }
+    }
+
+    /**
+     * The {@code Retry-After} of an API error anywhere in the cause chain (a write answered 429, say): the retry
+     * waits at least that long, as the watchers do.
+     */
+    private static Duration retryAfterIn(Throwable thrown) {
+        Throwable current = thrown;
+        for (int depth = 0; current != null && depth < 10; depth++, current = current.getCause()) {
+            if (current instanceof ApiException api) {
+                return RetryAfter.in(api.getResponseHeaders());
+            }
+        }
+        return null;
     }
 
     /** A terminal exception anywhere in the cause chain counts: observers and proxies may wrap it. */

@@ -18,33 +18,33 @@ class FailureLedgerTest {
     @Test
     void retriesGrowTheDelayAndNumberTheAttemptsUntilForgotten() {
         assertThat(ledger.nextAttempt(a)).isEqualTo(1);
-        assertThat(ledger.retry(a, 1, "1", new IllegalStateException("boom"), NOW)).isEqualTo(Duration.ofMillis(5));
+        assertThat(ledger.retry(a, 1, "1", new IllegalStateException("boom"), NOW, null)).isEqualTo(Duration.ofMillis(5));
         assertThat(ledger.nextAttempt(a)).isEqualTo(2);
-        assertThat(ledger.retry(a, 2, "1", new IllegalStateException("boom"), NOW)).isEqualTo(Duration.ofMillis(10));
+        assertThat(ledger.retry(a, 2, "1", new IllegalStateException("boom"), NOW, null)).isEqualTo(Duration.ofMillis(10));
 
         ledger.forget(a);
 
         assertThat(ledger.size()).isZero();
         assertThat(ledger.nextAttempt(a)).isEqualTo(1);
-        assertThat(ledger.retry(a, 1, "1", new IllegalStateException("boom"), NOW))
+        assertThat(ledger.retry(a, 1, "1", new IllegalStateException("boom"), NOW, null))
                 .as("forgetting starts the backoff over too").isEqualTo(Duration.ofMillis(5));
     }
 
     @Test
     void aTerminalFailureWaitsForAnotherVersionAndResetsTheBackoff() {
-        ledger.retry(a, 1, "1", new IllegalStateException("boom"), NOW);
+        ledger.retry(a, 1, "1", new IllegalStateException("boom"), NOW, null);
         ledger.terminal(a, 2, "1", new TerminalReconcileException("bad spec"));
 
         assertThat(ledger.waitsForChange(a, "1")).isTrue();
         assertThat(ledger.waitsForChange(a, "2")).isFalse();
         assertThat(ledger.nextAttempt(a)).isEqualTo(1);
-        assertThat(ledger.retry(a, 1, "2", new IllegalStateException("boom"), NOW)).isEqualTo(Duration.ofMillis(5));
+        assertThat(ledger.retry(a, 1, "2", new IllegalStateException("boom"), NOW, null)).isEqualTo(Duration.ofMillis(5));
     }
 
     @Test
     void showsTheMostRecentFailuresNewestFirstAndCountsAll() {
-        ledger.retry(a, 1, "1", new IllegalStateException("first"), NOW);
-        ledger.retry(b, 1, "1", new IllegalStateException(), NOW);
+        ledger.retry(a, 1, "1", new IllegalStateException("first"), NOW, null);
+        ledger.retry(b, 1, "1", new IllegalStateException(), NOW, null);
 
         assertThat(ledger.size()).isEqualTo(2);
         assertThat(ledger.mostRecent(1)).extracting(ReconcilerSnapshot.FailingKey::key).containsExactly("ns/b");
@@ -55,9 +55,18 @@ class FailureLedgerTest {
     }
 
     @Test
+    void aServersRetryAfterLongerThanTheBackoffWins() {
+        assertThat(ledger.retry(a, 1, "1", new IllegalStateException(), NOW, Duration.ofSeconds(1)))
+                .isEqualTo(Duration.ofSeconds(1));
+        assertThat(ledger.mostRecent(1).get(0).nextRetryAt()).isEqualTo(NOW.plusSeconds(1));
+        assertThat(ledger.retry(a, 2, "1", new IllegalStateException(), NOW, Duration.ofMillis(1)))
+                .as("a shorter one leaves the backoff's delay").isEqualTo(Duration.ofMillis(10));
+    }
+
+    @Test
     void forgetsTheKeysThatAreGone() {
-        ledger.retry(a, 1, "1", new IllegalStateException(), NOW);
-        ledger.retry(b, 1, "1", new IllegalStateException(), NOW);
+        ledger.retry(a, 1, "1", new IllegalStateException(), NOW, null);
+        ledger.retry(b, 1, "1", new IllegalStateException(), NOW, null);
 
         ledger.forgetIf(a::equals);
 

@@ -9,6 +9,7 @@ import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Secret;
 import java.time.Duration;
@@ -87,6 +88,21 @@ class ReconcileLoopTest {
         assertThat(snapshot.failingKeys().get(0).terminal()).isFalse();
         assertThat(snapshot.failingKeys().get(0).lastError()).contains("boom");
         assertThat(snapshot.counts().errors()).isGreaterThanOrEqualTo(5);
+    }
+
+    @Test
+    void aWriteAnswered429WaitsForTheServersRetryAfterNotJustTheBackoff() {
+        configMapApi.listing(configMap("a", "1"));
+        start(builder((object, context) -> {
+            count(object);
+            throw new IllegalStateException("the write failed", new ApiException(429,
+                    Map.of("Retry-After", List.of("1")), "{\"kind\":\"Status\",\"code\":429}"));
+        }));
+
+        await().until(() -> !delaysOf("a").isEmpty());
+
+        assertThat(delaysOf("a").get(0)).as("the first backoff would be 5 ms").isEqualTo(Duration.ofSeconds(1));
+        assertThat(controllers.get(0).snapshot().failingKeys().get(0).delay()).isEqualTo(Duration.ofSeconds(1));
     }
 
     @Test

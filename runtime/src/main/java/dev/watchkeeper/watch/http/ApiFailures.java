@@ -2,6 +2,7 @@ package dev.watchkeeper.watch.http;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParser;
+import dev.watchkeeper.backoff.RetryAfter;
 import dev.watchkeeper.watch.ApiFailure;
 import dev.watchkeeper.watch.WatchScope;
 import java.io.IOException;
@@ -102,14 +103,10 @@ final class ApiFailures {
 
     private static Duration retryAfter(Response response) {
         String header = response.header("Retry-After");
-        if (header == null) {
-            return null;
-        }
-        try {
-            return Duration.ofSeconds(Long.parseLong(header.trim()));
-        } catch (NumberFormatException notSeconds) {
+        Duration after = RetryAfter.parse(header);
+        if (header != null && after == null) {
             log.debug("ignoring a Retry-After that is not a number of seconds: {}", snippet(header));
-            return null;
         }
+        return after;
     }
 }
