@@ -21,6 +21,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.Pair;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -132,7 +133,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         inFlight = call;
         Response response;
         try {
-            response = call.execute();
+            response = send(call);
         } catch (IOException e) {
             throw ApiFailures.fromException(e, call.request().url(), "watch", display);
         }
@@ -238,7 +239,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
             throws ApiFailure {
         Call call = http.newCall(request);
         inFlight = call;
-        try (Response response = call.execute()) {
+        try (Response response = send(call)) {
             String body = readQuietly(response);
             if (!response.isSuccessful()) {
                 throw ApiFailures.fromResponse(response, body, verb, resource, display, scope, custom);
@@ -248,6 +249,25 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
             throw ApiFailures.fromException(e, request.url(), verb, display);
         } finally {
             inFlight = null;
+        }
+    }
+
+    /**
+     * Executes {@code call}. OkHttp 5 lets an {@link InterruptedException} it does not declare out of
+     * {@link Call#execute()} when the thread is interrupted while it connects, as {@code Watcher.close()} does; that
+     * would end the watcher's thread with an uncaught exception, so it fails the call as an interrupted read does.
+     */
+    private static Response send(Call call) throws IOException {
+        try {
+            return call.execute();
+        } catch (IOException | RuntimeException declared) {
+            throw declared;
+        } catch (Exception undeclared) {
+            if (undeclared instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while connecting");
+            }
+            throw new IOException(undeclared);
         }
     }
 
