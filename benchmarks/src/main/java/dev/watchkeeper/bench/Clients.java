@@ -15,21 +15,10 @@ final class Clients {
     private Clients() {
     }
 
-    /**
-     * Closes a watcher, surviving a known race: {@code Watcher.close()} closes the open watch's response from the
-     * closing thread while the watcher thread reads it, and okio may throw {@code IllegalStateException:
-     * Unbalanced enter/exit} out of {@code close()}. Reported, not fixed here (not a performance matter).
-     */
+    /** Closes a watcher, as a user would. */
     static void close(dev.watchkeeper.watch.Watcher<?> watcher) {
-        try {
-            watcher.close();
-        } catch (IllegalStateException race) {
-            closeRaces++;
-            Progress.say("  (Watcher.close() threw %s: %s)", race.getClass().getSimpleName(), race.getMessage());
-        }
+        watcher.close();
     }
-
-    static int closeRaces;
 
     /** An {@link ApiClient} for {@code url} without read timeout, so watches stay open. */
     static ApiClient apiClient(String url) {

@@ -63,10 +63,6 @@ public final class Main {
                 System.exit(2);
             }
         }
-        if (Clients.closeRaces > 0) {
-            System.out.printf("%nWatcher.close() threw IllegalStateException (okio 'Unbalanced enter/exit') %d time(s): "
-                    + "a race between closing the open watch and the watcher thread reading it.%n", Clients.closeRaces);
-        }
         System.out.printf("%nTotal wall time %.0f s%n", (System.nanoTime() - start) / 1e9);
         System.exit(0);
     }
