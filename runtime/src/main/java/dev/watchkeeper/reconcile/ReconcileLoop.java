@@ -70,6 +70,9 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     private volatile CompletableFuture<Void> ready = new CompletableFuture<>();
     private volatile boolean started;
     private volatile boolean stopping;
+    /** Workers belong to one term; {@link #suspend} ends it, {@link #resume} starts the next. */
+    private volatile long term;
+    private boolean suspended;
 
     private ReconcileLoop(Builder<T> builder) {
         this.name = builder.name;
@@ -103,6 +106,63 @@ public final class ReconcileLoop<T extends KubernetesObject> {
      * ready; then every primary key is enqueued once, so a controller started after its watchers misses nothing.
      */
     public synchronized void start() {
+        subscribe();
+        startWorkers();
+    }
+
+    /**
+     * Subscribes to the watchers but starts no worker, as a replica that does not lead: keys gather in the queue
+     * (the first sync enqueues every primary) and are worked on from {@link #resume} (docs/semantics.md §14).
+     */
+    public synchronized void startSuspended() {
+        subscribe();
+        suspended = true;
+    }
+
+    /**
+     * Ends the current term without waiting: no new reconcile starts and running ones are interrupted. Queued keys
+     * stay queued for {@link #resume} (an interrupted reconcile ends as its function makes it end: a throw is a
+     * failure, retried after its backoff). No-op unless working. {@link #awaitSuspended} waits for the workers.
+     */
+    public synchronized void suspend() {
+        if (!started || suspended || stopping) {
+            return;
+        }
+        suspended = true;
+        term++;
+        threads.forEach(Thread::interrupt);
+    }
+
+    /**
+     * Waits up to {@code wait} for the workers of ended terms to finish, and logs those still running.
+     *
+     * @return whether none is left
+     */
+    public boolean awaitSuspended(Duration wait) {
+        List<Thread> ending;
+        synchronized (this) {
+            ending = List.copyOf(threads);
+        }
+        joinAll(ending, System.nanoTime() + wait.toNanos());
+        ending.stream().filter(Thread::isAlive)
+                .forEach(t -> log.warn("reconciler {}: thread {} ignored its interrupt and is still running", name,
+                        t.getName()));
+        synchronized (this) {
+            threads.removeIf(t -> !t.isAlive());
+            return threads.isEmpty();
+        }
+    }
+
+    /** Starts a new term of workers after {@link #startSuspended} or {@link #suspend}; no-op otherwise. */
+    public synchronized void resume() {
+        if (!suspended || stopping) {
+            return;
+        }
+        suspended = false;
+        startWorkers();
+    }
+
+    private void subscribe() {
         if (started) {
             throw new IllegalStateException("reconciler " + name + " was already started");
         }
@@ -125,10 +185,15 @@ public final class ReconcileLoop<T extends KubernetesObject> {
             eventKeys.enqueueAll();
             log.info("reconciler {} is ready: reconciling {}", name, Plural.count(primary.store().size(), "object"));
         });
+    }
+
+    private void startWorkers() {
+        long current = term;
         for (int i = 1; i <= settings.concurrency(); i++) {
-            threads.add(newThread(this::work, "worker-" + i));
+            Thread worker = newThread(() -> work(current), "worker-" + i);
+            threads.add(worker);
+            worker.start();
         }
-        threads.forEach(Thread::start);
     }
 
     /** Stops taking work, without waiting: running reconciles finish, queued keys are dropped. */
@@ -260,12 +325,17 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         return thread;
     }
 
-    private void work() {
+    private void work(long myTerm) {
         try {
             CompletableFuture.anyOf(ready, stopped).get();
-            while (!stopping) {
+            while (!stopping && term == myTerm) {
                 ObjectKey key = queue.take();
                 if (key == null) {
+                    return;
+                }
+                if (term != myTerm) { // suspended while taking: the key waits for the next term
+                    queue.add(key);
+                    queue.done(key);
                     return;
                 }
                 try {

@@ -1,6 +1,8 @@
 package dev.watchkeeper.registry;
 
 import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.leader.LeaderElector;
+import dev.watchkeeper.leader.LeadershipListener;
 import dev.watchkeeper.reconcile.ReconcileLoop;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.OwnerReferenceMapper;
@@ -12,6 +14,7 @@ import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.common.KubernetesObject;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -21,6 +24,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -38,6 +42,11 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * registry.reconciler("mirror").map(ReconcileLoop::snapshot);
  * registry.stop();                        // controllers (with their grace), then watchers
  * }</pre>
+ *
+ * <p>With a {@link LeaderElector} (docs/semantics.md §14), watchers run on every replica but reconcilers work only
+ * while this replica leads: they start suspended, resume on acquire and are suspended on loss (running reconciles
+ * interrupted and waited for up to lease duration − renew deadline). On stop the reconcilers close while the Lease
+ * is still renewed, then the elector closes (releasing the Lease), then the watchers.
  *
  * <p>Names: a watcher is named as declared or by {@link Watcher#defaultName}; a reconciler as declared. Watcher
  * and reconciler names share one namespace; a clash fails with a message naming both. A declaration with its own
@@ -67,6 +76,9 @@ public class WatchkeeperRegistry implements SmartLifecycle {
     private final Map<String, List<Watcher<?>>> groups = new LinkedHashMap<>();
     private final Map<String, NameOwner> names = new HashMap<>();
     private final List<Watcher<?>> started = new ArrayList<>();
+    private final LeaderElector elector;
+    /** The reconcilers again, for the elector's thread, which must not wait for the registry's lock. */
+    private final List<ReconcileLoop<?>> leaderOnly = new CopyOnWriteArrayList<>();
     private volatile boolean running;
     private boolean stopped;
 
@@ -76,8 +88,37 @@ public class WatchkeeperRegistry implements SmartLifecycle {
 
     /** A registry whose watchers come from {@code watcherFactory} (another transport, or a test double). */
     public WatchkeeperRegistry(RegistryServices services, WatcherFactory watcherFactory) {
+        this(services, watcherFactory, null);
+    }
+
+    /** A registry whose reconcilers work only while {@code elector} holds its Lease; {@code null} = always. */
+    public WatchkeeperRegistry(RegistryServices services, LeaderElector elector) {
+        this(services, WatcherFactory.http(services.apiClient()), elector);
+    }
+
+    /** A registry with its own watcher factory and, unless {@code null}, leader election. */
+    public WatchkeeperRegistry(RegistryServices services, WatcherFactory watcherFactory, LeaderElector elector) {
         this.services = Objects.requireNonNull(services, "services");
         this.watcherFactory = Objects.requireNonNull(watcherFactory, "watcherFactory");
+        this.elector = elector;
+        if (elector != null) {
+            elector.addListener(new LeadershipListener() {
+                @Override
+                public void onStartedLeading() {
+                    leaderOnly.forEach(ReconcileLoop::resume);
+                }
+
+                @Override
+                public void onStoppedLeading() {
+                    // Suspend them all first, so their waits run at the same time and end before another
+                    // replica can hold the Lease.
+                    leaderOnly.forEach(ReconcileLoop::suspend);
+                    long deadline = System.nanoTime() + elector.settings().lossGrace().toNanos();
+                    leaderOnly.forEach(loop ->
+                            loop.awaitSuspended(Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
+                }
+            });
+        }
     }
 
     /** Every watcher, in the order they were created. */
@@ -196,7 +237,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         ReconcileLoop<T> controller = builder.build();
         controllers.put(name, controller);
         if (running) {
-            controller.start();
+            startReconciler(controller);
         }
         return controller;
     }
@@ -220,10 +261,27 @@ public class WatchkeeperRegistry implements SmartLifecycle {
             return;
         }
         watchersByIdentity.values().forEach(this::startWatcher);
-        controllers.values().forEach(ReconcileLoop::start);
+        controllers.values().forEach(this::startReconciler);
         running = true;
         log.info("watchkeeper started {} and {}", Plural.count(watchersByIdentity.size(), "watcher"),
                 Plural.count(controllers.size(), "reconciler"));
+        if (elector != null) {
+            log.info("reconcilers work while this replica holds the Lease {} as {}", elector.settings().lease(),
+                    elector.settings().identity());
+            elector.start();
+        }
+    }
+
+    private void startReconciler(ReconcileLoop<?> controller) {
+        if (elector == null) {
+            controller.start();
+            return;
+        }
+        leaderOnly.add(controller);
+        controller.startSuspended();
+        if (elector.isLeader()) {
+            controller.resume();
+        }
     }
 
     /** Closes every controller (waiting for running reconciles up to each one's grace), then every watcher. */
@@ -237,6 +295,9 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         // Stop them all first, so their graces run at the same time rather than one after another.
         controllers.values().forEach(ReconcileLoop::stop);
         controllers.values().forEach(controller -> controller.close(controller.settings().shutdownGrace()));
+        if (elector != null) {
+            elector.close(); // after the reconcilers: the Lease is renewed while they finish, then released
+        }
         started.forEach(Watcher::close);
         log.info("watchkeeper stopped");
     }

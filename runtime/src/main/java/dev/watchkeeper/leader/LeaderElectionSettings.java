@@ -1,0 +1,92 @@
+package dev.watchkeeper.leader;
+
+import dev.watchkeeper.settings.InvalidSettingException;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Which Lease a {@link LeaderElector} competes for, as whom, and its timing (client-go's numbers by default).
+ *
+ * <pre>{@code
+ * LeaderElectionSettings settings = LeaderElectionSettings.of("my-app-leader", "default", "pod-a-x7k2");
+ * }</pre>
+ *
+ * The timing must satisfy {@code leaseDuration > renewDeadline > 1.2 × retryPeriod}: a leader gives up when it
+ * could not renew for {@code renewDeadline}, which must come before another replica may take the Lease
+ * ({@code leaseDuration} after it last saw it change), and leave room for at least one jittered retry.
+ *
+ * @param leaseName      the {@code coordination.k8s.io/v1} Lease
+ * @param leaseNamespace its namespace
+ * @param identity       who we are in {@code spec.holderIdentity}; unique per replica
+ * @param leaseDuration  how long others wait after they last saw the Lease change before they take it; whole
+ *                       seconds (the Lease counts in seconds); default 15 s
+ * @param renewDeadline  how long the leader keeps trying to renew before it stops leading; default 10 s
+ * @param retryPeriod    how often the leader renews and others try to acquire (the latter jittered by up to 1.2×);
+ *                       default 2 s
+ * @param releaseOnCancel whether a leader that stops clears the Lease, so another takes over within a retry period
+ */
+public record LeaderElectionSettings(String leaseName, String leaseNamespace, String identity,
+        Duration leaseDuration, Duration renewDeadline, Duration retryPeriod, boolean releaseOnCancel) {
+
+    /** client-go's factor: a follower waits {@code retryPeriod × (1 + r·1.2)} between attempts. */
+    public static final double JITTER_FACTOR = 1.2;
+
+    public LeaderElectionSettings {
+        requireText("leaseName", leaseName);
+        requireText("leaseNamespace", leaseNamespace);
+        requireText("identity", identity);
+        Objects.requireNonNull(leaseDuration, "leaseDuration");
+        Objects.requireNonNull(renewDeadline, "renewDeadline");
+        Objects.requireNonNull(retryPeriod, "retryPeriod");
+        InvalidSettingException.requirePositive("retryPeriod", retryPeriod);
+        if (leaseDuration.toNanos() % 1_000_000_000L != 0 || leaseDuration.getSeconds() < 1) {
+            throw new InvalidSettingException("leaseDuration", leaseDuration,
+                    "must be a whole number of seconds, at least 1 (the Lease counts in seconds)");
+        }
+        if (renewDeadline.compareTo(leaseDuration) >= 0) {
+            throw new InvalidSettingException("renewDeadline", renewDeadline,
+                    "must be shorter than the lease duration (" + leaseDuration + ")");
+        }
+        if (renewDeadline.toNanos() <= JITTER_FACTOR * retryPeriod.toNanos()) {
+            throw new InvalidSettingException("retryPeriod", retryPeriod,
+                    "must be shorter than the renew deadline (" + renewDeadline + ") divided by " + JITTER_FACTOR);
+        }
+    }
+
+    /** client-go's timing (15 s, 10 s, 2 s), releasing on cancel. */
+    public static LeaderElectionSettings of(String leaseName, String leaseNamespace, String identity) {
+        return new LeaderElectionSettings(leaseName, leaseNamespace, identity, Duration.ofSeconds(15),
+                Duration.ofSeconds(10), Duration.ofSeconds(2), true);
+    }
+
+    public LeaderElectionSettings withTiming(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+        return new LeaderElectionSettings(leaseName, leaseNamespace, identity, leaseDuration, renewDeadline,
+                retryPeriod, releaseOnCancel);
+    }
+
+    public LeaderElectionSettings withReleaseOnCancel(boolean releaseOnCancel) {
+        return new LeaderElectionSettings(leaseName, leaseNamespace, identity, leaseDuration, renewDeadline,
+                retryPeriod, releaseOnCancel);
+    }
+
+    public LeaderElectionSettings withIdentity(String identity) {
+        return new LeaderElectionSettings(leaseName, leaseNamespace, identity, leaseDuration, renewDeadline,
+                retryPeriod, releaseOnCancel);
+    }
+
+    /** How long in-flight reconciles may run on after a lost Lease: they end before another replica can take it. */
+    public Duration lossGrace() {
+        return leaseDuration.minus(renewDeadline);
+    }
+
+    /** {@code namespace/name}, for logs. */
+    public String lease() {
+        return leaseNamespace + "/" + leaseName;
+    }
+
+    private static void requireText(String field, String value) {
+        if (value == null || value.isBlank()) {
+            throw new InvalidSettingException(field, value, "must not be empty");
+        }
+    }
+}
