@@ -1,5 +1,6 @@
 package dev.watchkeeper.reconcile;
 
+import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
@@ -11,10 +12,10 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
-import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,13 +38,13 @@ public final class DefaultReconcileContext implements ReconcileContext {
     private final ResourceType<?> primaryType;
     private final KubernetesObject primary;
     private final Map<Class<?>, Store<?>> stores;
-    private final Clock clock;
+    private final TimeSource time;
 
     /**
      * @param stores the controller's stores by Java type; where two watchers share a type, the primary's wins
      */
     public DefaultReconcileContext(String controller, ObjectKey key, int attempt, ApiClient apiClient,
-            ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores, Clock clock) {
+            ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores, TimeSource time) {
         this.controller = Objects.requireNonNull(controller, "controller");
         this.key = Objects.requireNonNull(key, "key");
         this.attempt = attempt;
@@ -51,7 +52,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
         this.primaryType = Objects.requireNonNull(primaryType, "primaryType");
         this.primary = Objects.requireNonNull(primary, "primary");
         this.stores = Map.copyOf(stores);
-        this.clock = Objects.requireNonNull(clock, "clock");
+        this.time = Objects.requireNonNull(time, "time");
     }
 
     @Override
@@ -97,10 +98,31 @@ public final class DefaultReconcileContext implements ReconcileContext {
         }
     }
 
+    @Override
+    public <S extends KubernetesObject> S apply(S object) throws ApiException {
+        return writes().apply(object);
+    }
+
+    @Override
+    public <S extends KubernetesObject> S applyOwned(S child) throws ApiException {
+        ObjectWrites.own(child, primary, primaryType);
+        return writes().apply(child);
+    }
+
+    @Override
+    public <S extends KubernetesObject> S updateStatus(S object, Consumer<S> mutator)
+            throws ApiException, InterruptedException {
+        return writes().updateStatus(object, mutator);
+    }
+
+    private ObjectWrites writes() {
+        return new ObjectWrites(apiClient, controller, primaryType, time);
+    }
+
     /** The Event, named like client-go's recorder names them: {@code <object>.<unique hex>}. */
     CoreV1Event event(String type, String reason, String message) {
         V1ObjectMeta metadata = primary.getMetadata();
-        OffsetDateTime now = OffsetDateTime.now(clock);
+        OffsetDateTime now = OffsetDateTime.now(time.clock());
         // Events about cluster-scoped objects live in "default", as kubectl and client-go put them.
         String namespace = key.namespace() != null ? key.namespace() : "default";
         String component = "watchkeeper/" + controller;
@@ -113,7 +135,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
                 .resourceVersion(metadata == null ? null : metadata.getResourceVersion());
         return new CoreV1Event()
                 .metadata(new V1ObjectMeta().namespace(namespace)
-                        .name(key.name() + "." + Long.toHexString(System.nanoTime() ^ clock.millis())))
+                        .name(key.name() + "." + Long.toHexString(System.nanoTime() ^ time.clock().millis())))
                 .involvedObject(involved)
                 .type(type)
                 .reason(reason)

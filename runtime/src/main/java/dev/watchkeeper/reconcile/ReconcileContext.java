@@ -2,6 +2,8 @@ package dev.watchkeeper.reconcile;
 
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
+import io.kubernetes.client.openapi.ApiException;
+import java.util.function.Consumer;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 
@@ -40,4 +42,32 @@ public interface ReconcileContext {
      * Failures to record are logged, never thrown: an event is not worth failing a reconcile for.
      */
     void publishEvent(String type, String reason, String message);
+
+    /**
+     * Server-side apply of {@code object} ({@code PATCH application/apply-patch+yaml}) with this reconciler's name as
+     * field manager, taking over fields other managers hold ({@code force=true}). The object must name itself
+     * (metadata name, and namespace when namespaced); {@code apiVersion} and {@code kind} come from it, else from
+     * its model class. {@code managedFields}, {@code resourceVersion} and {@code status} are never sent.
+     *
+     * @return the object as the server stored it
+     */
+    <S extends KubernetesObject> S apply(S object) throws ApiException;
+
+    /** {@link #apply} after making the reconciled object the controller owner of {@code child}. */
+    <S extends KubernetesObject> S applyOwned(S child) throws ApiException;
+
+    /**
+     * Changes the status of {@code object} with {@code mutator} and writes it through the status subresource with
+     * the object's resourceVersion; on 409 Conflict it reads the object again, applies {@code mutator} to the fresh
+     * copy and retries (5 attempts, 10 ms apart, as client-go's {@code retry.DefaultRetry}). When the mutator
+     * leaves the status as it was, nothing is written, so a reconciler does not wake itself.
+     *
+     * <pre>{@code
+     * context.updateStatus(generator, g -> g.getStatus().setObservedGeneration(g.getMetadata().getGeneration()));
+     * }</pre>
+     *
+     * @return the object as stored after the write, or as given when nothing changed
+     */
+    <S extends KubernetesObject> S updateStatus(S object, Consumer<S> mutator)
+            throws ApiException, InterruptedException;
 }

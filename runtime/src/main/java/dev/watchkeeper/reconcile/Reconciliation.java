@@ -92,7 +92,7 @@ final class Reconciliation<T extends KubernetesObject> {
         }
         int attempt = ledger.nextAttempt(key);
         ReconcileContext context = new DefaultReconcileContext(name, key, attempt, apiClient, primary.type(), object,
-                stores, time.clock());
+                stores, time);
         long start = System.nanoTime();
         ReconcileOutcome outcome;
         try {

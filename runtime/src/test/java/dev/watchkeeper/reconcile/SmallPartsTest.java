@@ -18,10 +18,7 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -136,11 +133,10 @@ class SmallPartsTest {
 
     @Test
     void eventsNameThePrimaryAndTheReportingController() {
-        Clock clock = Clock.fixed(Instant.parse("2025-01-01T00:00:00Z"), ZoneOffset.UTC);
         V1ConfigMap object = configMap("a", "7");
         object.getMetadata().uid("uid-a");
         DefaultReconcileContext context = new DefaultReconcileContext("mirror", ObjectKey.of(object), 1, null,
-                ResourceType.of(V1ConfigMap.class), object, Map.of(), clock);
+                ResourceType.of(V1ConfigMap.class), object, Map.of(), new ManualTime());
 
         CoreV1Event event = context.event("Warning", "InvalidSpec", "bad");
 
@@ -160,7 +156,7 @@ class SmallPartsTest {
         V1ConfigMap object = configMap("a", "7");
         ApiClient unreachable = new ApiClient().setBasePath("http://127.0.0.1:1");
         DefaultReconcileContext context = new DefaultReconcileContext("mirror", ObjectKey.of(object), 1, unreachable,
-                ResourceType.of(V1ConfigMap.class), object, Map.of(), Clock.systemUTC());
+                ResourceType.of(V1ConfigMap.class), object, Map.of(), new ManualTime());
 
         context.publishEvent("Normal", "Synced", "ok");
         assertThatThrownBy(() -> context.store(V1Secret.class)).hasMessageContaining("watches no");

@@ -6,6 +6,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.google.gson.JsonObject;
 import dev.watchkeeper.backoff.BackOffSettings;
+import java.util.concurrent.atomic.AtomicInteger;
+import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.reconcile.ReconcileContext;
+import dev.watchkeeper.reconcile.DefaultReconcileContext;
+import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.test.EventRecorder;
 import dev.watchkeeper.watch.InitialListStrategy;
@@ -366,6 +371,56 @@ abstract class ConformanceScenarios {
                 });
         V1ConfigMap forced = apply(client, "apply-a", "second", Map.of("owned", "2"), true);
         assertThat(forced.getData()).containsEntry("owned", "2");
+    }
+
+    @Test
+    void aReconcilersApplyAndStatusUpdateSurviveAnotherWriter() throws Exception {
+        CustomResources widgets = new CustomResources(server().apiClient(), "widgets", "Widget");
+        widgets.define();
+        try {
+            DynamicKubernetesApi api = widgets.api();
+            DynamicKubernetesObject owner = api.create(widgets.object(namespace(), "w1", Map.of("size", 1)))
+                    .throwsApiException().getObject();
+            RequestLog log = new RequestLog();
+            ReconcileContext context = new DefaultReconcileContext("widgets", ObjectKey.of(owner), 1,
+                    log.attachTo(server().apiClient()), widgets.type(), owner, Map.of(), TimeSource.system());
+
+            V1ConfigMap applied = context.applyOwned(new V1ConfigMap()
+                    .metadata(new V1ObjectMeta().namespace(namespace()).name("w1-settings")).data(Map.of("size", "1")));
+            assertThat(applied.getData()).containsEntry("size", "1");
+            assertThat(applied.getMetadata().getOwnerReferences()).singleElement().satisfies(reference -> {
+                assertThat(reference.getUid()).isEqualTo(owner.getMetadata().getUid());
+                assertThat(reference.getController()).isTrue();
+            });
+            okhttp3.Request patch = log.withMethod("PATCH").get(0);
+            assertThat(patch.url().queryParameter("fieldManager")).isEqualTo("widgets");
+            assertThat(patch.url().queryParameter("force")).isEqualTo("true");
+            assertThat(patch.body().contentType().toString()).startsWith("application/apply-patch+yaml");
+
+            AtomicInteger calls = new AtomicInteger();
+            DynamicKubernetesObject ready = context.updateStatus(owner, widget -> {
+                if (calls.incrementAndGet() == 1) { // another writer changes the spec between read and write
+                    DynamicKubernetesObject fresh = api.get(namespace(), "w1").getObject();
+                    fresh.getRaw().add("spec", widgets.json(Map.of("size", 2)));
+                    try {
+                        api.update(fresh).throwsApiException();
+                    } catch (ApiException e) {
+                        throw new IllegalStateException("the other writer failed: " + e.getCode(), e);
+                    }
+                }
+                widget.getRaw().add("status", widgets.json(Map.of("phase", "Ready")));
+            });
+            assertThat(calls).as("one conflict, one retry on a fresh read").hasValue(2);
+            assertThat(ready.getRaw().getAsJsonObject("status").get("phase").getAsString()).isEqualTo("Ready");
+            assertThat(ready.getRaw().getAsJsonObject("spec").get("size").getAsInt())
+                    .as("the other writer's change survives").isEqualTo(2);
+
+            int writes = log.withMethod("PUT").size();
+            context.updateStatus(ready, widget -> widget.getRaw().add("status", widgets.json(Map.of("phase", "Ready"))));
+            assertThat(log.withMethod("PUT")).as("an unchanged status is not written").hasSize(writes);
+        } finally {
+            widgets.undefine();
+        }
     }
 
     // ---------------------------------------------------------------- 9. the client's informer and kubectl

@@ -3,6 +3,7 @@ package dev.watchkeeper.test.conformance;
 import io.kubernetes.client.openapi.ApiClient;
 import okhttp3.HttpUrl;
 import okhttp3.Interceptor;
+import okhttp3.Request;
 import okhttp3.Response;
 
 import java.io.IOException;
@@ -16,7 +17,7 @@ import java.util.function.Predicate;
  */
 final class RequestLog implements Interceptor {
 
-    private final List<HttpUrl> requests = new CopyOnWriteArrayList<>();
+    private final List<Request> requests = new CopyOnWriteArrayList<>();
     private volatile boolean refusing;
 
     /** {@code client} with this log in front of its HTTP client. */
@@ -32,8 +33,7 @@ final class RequestLog implements Interceptor {
 
     @Override
     public Response intercept(Chain chain) throws IOException {
-        HttpUrl url = chain.request().url();
-        requests.add(url);
+        requests.add(chain.request());
         if (refusing) {
             throw new IOException("refused by the test");
         }
@@ -42,7 +42,12 @@ final class RequestLog implements Interceptor {
 
     /** Requests whose path ends with {@code /plural} (lists and watches of a collection). */
     List<HttpUrl> collection(String plural) {
-        return requests.stream().filter(u -> u.encodedPath().endsWith("/" + plural)).toList();
+        return requests.stream().map(Request::url).filter(u -> u.encodedPath().endsWith("/" + plural)).toList();
+    }
+
+    /** Every request with {@code method}, oldest first. */
+    List<Request> withMethod(String method) {
+        return requests.stream().filter(r -> r.method().equals(method)).toList();
     }
 
     List<HttpUrl> lists(String plural) {
