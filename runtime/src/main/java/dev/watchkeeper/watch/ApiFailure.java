@@ -1,5 +1,6 @@
 package dev.watchkeeper.watch;
 
+import java.net.ConnectException;
 import java.time.Duration;
 
 /**
@@ -31,5 +32,10 @@ public final class ApiFailure extends Exception {
     /** The server's Retry-After, or {@code null}. */
     public Duration retryAfter() {
         return retryAfter;
+    }
+
+    /** Whether nothing accepted the connection: the server is down or restarting, not answering wrongly. */
+    public boolean connectionRefused() {
+        return getCause() instanceof ConnectException;
     }
 }

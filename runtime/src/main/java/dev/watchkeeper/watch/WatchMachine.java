@@ -21,12 +21,20 @@ import java.util.Objects;
  *
  * <p>The machine remembers two facts across steps: the resolved resource (discovered once), and whether the last
  * 410 came without any watch event since the one before — the progress guard that keeps immediate relists from
- * becoming a hot loop behind a misbehaving proxy. In {@code AUTO} mode it also remembers a fallback to list-watch.
+ * becoming a hot loop behind a misbehaving proxy. In {@code AUTO} mode it also remembers how many streaming lists
+ * failed in a row, and a fallback to list-watch.
  */
 public final class WatchMachine<T> {
 
     /** A watch that ends sooner than this without an event is a failure, not a normal server timeout. */
     static final Duration SHORT_WATCH = Duration.ofSeconds(1);
+
+    /**
+     * In {@code AUTO} mode, this many streaming lists failing in a row with a 5xx or a broken stream fall back to
+     * list-watch (docs/semantics.md §4): enough to tell a server or proxy that breaks streaming from a blip, which
+     * must not cost streaming for the watcher's life, since the fallback is never undone.
+     */
+    static final int STREAMING_FAILURES_BEFORE_FALLBACK = 3;
 
     private final WatchApi<T> api;
     private final WatchOptions options;
@@ -34,6 +42,7 @@ public final class WatchMachine<T> {
     private ResolvedResource resource;
     private boolean streaming;
     private boolean goneWithoutProgress;
+    private int failedStreamingLists;
 
     public WatchMachine(WatchApi<T> api, WatchOptions options, Clock clock) {
         this.api = Objects.requireNonNull(api, "api");
@@ -118,6 +127,9 @@ public final class WatchMachine<T> {
             if (auto && rejectsStreaming(failure.code())) {
                 return fallBackToListWatch(error);
             }
+            if (auto && !busyOrDown(failure)) {
+                return streamingListFailed(error);
+            }
             return Step.backOff(error, new Empty<>());
         }
     }
@@ -150,8 +162,9 @@ public final class WatchMachine<T> {
                         clock.instant()));
             }
             String reason = broken.getMessage() == null ? broken.getClass().getSimpleName() : broken.getMessage();
-            return Step.backOff(new WatchError(ErrorKind.WATCH_FAILED, 0,
-                    "watch of " + describe() + " broke: " + reason, clock.instant()), resumeAfter(watching));
+            WatchError error = new WatchError(ErrorKind.WATCH_FAILED, 0, "watch of " + describe() + " broke: " + reason,
+                    clock.instant());
+            return autoStreamingList(watching) ? streamingListFailed(error) : Step.backOff(error, resumeAfter(watching));
         }
         if (event == null) {
             return endOfStream(watching);
@@ -169,6 +182,7 @@ public final class WatchMachine<T> {
         if (event instanceof WireEvent.Bookmark<T> bookmark) {
             goneWithoutProgress = false;
             if (watching.initial() && bookmark.initialEventsEnd()) {
+                failedStreamingLists = 0;
                 watching.stream().clearDeadline();
                 return Step.progress(List.of(new WatchEvent.InitDone<>()),
                         watching.advancedTo(bookmark.resourceVersion(), false));
@@ -184,7 +198,12 @@ public final class WatchMachine<T> {
                             : "the watch of " + describe() + " sent an error " + status.code() + " " + status.reason()
                                     + ": " + status.message(),
                     clock.instant());
-            return status.code() == 410 ? gone(error) : Step.backOff(error, resumeAfter(watching));
+            if (status.code() == 410) {
+                return gone(error);
+            }
+            return status.code() >= 500 && autoStreamingList(watching)
+                    ? streamingListFailed(error)
+                    : Step.backOff(error, resumeAfter(watching));
         }
         WireEvent.Undecodable<T> undecodable = (WireEvent.Undecodable<T>) event;
         // A poison object must never stall the watcher: report it, skip it, keep reading past its version.
@@ -196,6 +215,12 @@ public final class WatchMachine<T> {
     private Step<T> endOfStream(Watching<T> watching) {
         watching.stream().close();
         Duration lasted = elapsedSince(watching.startedAt());
+        if (autoStreamingList(watching)) {
+            // A proxy that cuts streaming responses short would have the streaming list start over for ever.
+            return streamingListFailed(new WatchError(ErrorKind.WATCH_FAILED, 0, "the streaming list of " + describe()
+                    + " ended after " + lasted.toMillis() + "ms, before the end of its initial events",
+                    clock.instant()));
+        }
         if (!watching.progressed() && lasted.compareTo(SHORT_WATCH) < 0) {
             // client-go's "very short watch" guard: a server or proxy that ends every watch at once must not
             // turn the immediate rewatch into a hot loop.
@@ -228,8 +253,34 @@ public final class WatchMachine<T> {
         return Step.proceed(List.of(new WatchEvent.Failure<>(error)), new Empty<>());
     }
 
+    /**
+     * {@code AUTO}: a streaming list failed in a way that may be the streaming itself — a 5xx, a broken stream, an end
+     * before the initial events did. Back off and stream again; the {@link #STREAMING_FAILURES_BEFORE_FALLBACK}-th
+     * failure in a row backs off and then lists, for good: client-go falls back at once, "making progress is better
+     * than deadlocking", but tries streaming again at its next relist, while this fallback is never undone.
+     */
+    private Step<T> streamingListFailed(WatchError error) {
+        if (++failedStreamingLists < STREAMING_FAILURES_BEFORE_FALLBACK) {
+            return Step.backOff(error, new Empty<>());
+        }
+        streaming = false;
+        return Step.backOff(new WatchError(error.kind(), error.code(), error.message() + "; falling back to list-watch"
+                + " after " + failedStreamingLists + " failed streaming lists in a row", error.at(),
+                error.retryAfter()), new Empty<>());
+    }
+
+    /** Whether the watcher is in the initial phase of an {@code AUTO} streaming list. */
+    private boolean autoStreamingList(Watching<T> watching) {
+        return watching.initial() && options.initialList() == InitialListStrategy.AUTO;
+    }
+
     private static boolean rejectsStreaming(int code) {
         return code >= 400 && code < 500 && code != 429;
+    }
+
+    /** A 429 or a refused connection says the server is busy or down, not that streaming fails: stream again. */
+    private static boolean busyOrDown(ApiFailure failure) {
+        return failure.code() == 429 || failure.connectionRefused();
     }
 
     private ResolvedResource resource() throws ApiFailure {

@@ -28,6 +28,11 @@ final class ScriptedWatchApi implements WatchApi<V1ConfigMap> {
         return this;
     }
 
+    ScriptedWatchApi fail(ApiFailure failure) {
+        answers.add(failure);
+        return this;
+    }
+
     /** A stream of these events; an {@link IOException} element breaks it, the end of the list is EOF. */
     ScriptedWatchApi stream(Object... events) {
         answers.add(List.of(events));

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.watchkeeper.reconcile.ManualTime;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,6 +94,41 @@ class WatchMachineTest {
         assertThat(events).containsExactly("Init", "Error(WatchStartFailed 400)", "Init", "InitDone");
         assertThat(outcomes).doesNotContain("BACK_OFF");
         assertThat(machine.isStreaming()).isFalse();
+    }
+
+    @Test
+    void autoFallsBackAfterThreeStreamingListsFailInARowAndACompletedOneStartsTheCountOver() {
+        api.fail(503).fail(503)
+                .stream(added("a", "1"), new WireEvent.Bookmark<>("2", true),
+                        new WireEvent.ErrorStatus<>(410, "Expired", ""))
+                .fail(503).fail(503)
+                .stream(new WireEvent.ErrorStatus<>(500, "InternalError", "etcd"));
+        WatchMachine<V1ConfigMap> machine = machine(InitialListStrategy.AUTO);
+
+        List<String> events = run(machine, 17);
+
+        assertThat(events).containsExactly("Init", "Error(WatchStartFailed 503)", "Init", "Error(WatchStartFailed 503)",
+                "Init", "InitApply(a)", "InitDone", "Error(WatchError 410)",
+                "Init", "Error(WatchStartFailed 503)", "Init", "Error(WatchStartFailed 503)",
+                "Init", "Error(WatchError 500)", "Init");
+        assertThat(outcomes.subList(13, 17)).containsExactly("CONTINUE", "CONTINUE", "BACK_OFF", "CONTINUE");
+        assertThat(machine.isStreaming()).isFalse();
+        assertThat(api.calls).hasSize(6).containsOnly("watch null initial");
+    }
+
+    @Test
+    void autoKeepsStreamingThroughThrottlingAndRefusedConnections() {
+        ApiFailure refused = new ApiFailure(0, "connection refused", null, new ConnectException("refused"));
+        api.fail(429).fail(refused).fail(429).fail(refused).fail(503);
+        WatchMachine<V1ConfigMap> machine = machine(InitialListStrategy.AUTO);
+
+        List<String> events = run(machine, 10);
+
+        assertThat(events).containsExactly("Init", "Error(WatchStartFailed 429)", "Init", "Error(WatchStartFailed)",
+                "Init", "Error(WatchStartFailed 429)", "Init", "Error(WatchStartFailed)", "Init",
+                "Error(WatchStartFailed 503)");
+        assertThat(outcomes).filteredOn("BACK_OFF"::equals).hasSize(5);
+        assertThat(machine.isStreaming()).isTrue();
     }
 
     @Test

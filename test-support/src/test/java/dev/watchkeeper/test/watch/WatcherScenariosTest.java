@@ -36,11 +36,17 @@ import dev.watchkeeper.watch.Watcher;
 import dev.watchkeeper.watch.WatcherPhase;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.Request;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -534,12 +540,123 @@ class WatcherScenariosTest {
         assertThat(time.sleeps()).isEmpty();
     }
 
+    @Test
+    void autoFallsBackToListWatchAfterThreeStreamingListsAnswered503() {
+        script().watch(serviceUnavailable()).watch(serviceUnavailable()).watch(serviceUnavailable())
+                .list(page(cm("a", "5")).resourceVersion("5"))
+                .watch(events().thenStayOpen());
+
+        start(auto(), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(9, WAIT)).containsExactly("Init", "Error(WatchStartFailed 503)", "Init",
+                "Error(WatchStartFailed 503)", "Init", "Error(WatchStartFailed 503)", "Init", "InitApply(a)",
+                "InitDone");
+        stub.awaitScriptConsumed(WAIT);
+        assertThat(stub.watchRequests(PATH)).extracting(RecordedRequest::sendInitialEvents)
+                .containsExactly(true, true, true, false);
+        assertThat(stub.listRequests(PATH)).hasSize(1);
+        assertThat(recorder.errors()).last().extracting(WatchError::message).asString()
+                .endsWith("; falling back to list-watch after 3 failed streaming lists in a row");
+        assertClientGoCurve(time.sleeps(), 3);
+    }
+
+    @Test
+    void autoFallsBackToListWatchAfterThreeStreamingListsResetBeforeTheirBookmark() {
+        PathScript script = script();
+        for (int i = 0; i < 3; i++) {
+            script.watch(events(added(cm("a", "5"))).thenReset());
+        }
+        script.list(page(cm("a", "5"), cm("b", "6")).resourceVersion("6")).watch(events().thenStayOpen());
+
+        start(auto(), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(13, WAIT)).containsExactly(
+                "Init", "InitApply(a)", "Error(WatchFailed)",
+                "Init", "InitApply(a)", "Error(WatchFailed)",
+                "Init", "InitApply(a)", "Error(WatchFailed)",
+                "Init", "InitApply(a)", "InitApply(b)", "InitDone");
+        stub.awaitScriptConsumed(WAIT);
+        assertThat(stub.watchRequests(PATH)).extracting(RecordedRequest::sendInitialEvents)
+                .containsExactly(true, true, true, false);
+        assertThat(recorder.errors()).extracting(WatchError::message).allSatisfy(m -> assertThat(m)
+                .startsWith("watch of v1/configmaps broke: the connection broke mid-stream"));
+        assertThat(recorder.errors().get(2).message()).endsWith("falling back to list-watch after 3 failed "
+                + "streaming lists in a row");
+        assertClientGoCurve(time.sleeps(), 3);
+    }
+
+    @Test
+    void autoFallsBackToListWatchAfterThreeStreamingListsEndBeforeTheirBookmark() {
+        PathScript script = script();
+        for (int i = 0; i < 3; i++) {
+            script.watch(events(added(cm("a", "5"))).thenEof());
+        }
+        script.list(page(cm("a", "5")).resourceVersion("5")).watch(events().thenStayOpen());
+
+        start(auto(), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(12, WAIT)).containsExactly(
+                "Init", "InitApply(a)", "Error(WatchFailed)",
+                "Init", "InitApply(a)", "Error(WatchFailed)",
+                "Init", "InitApply(a)", "Error(WatchFailed)",
+                "Init", "InitApply(a)", "InitDone");
+        stub.awaitScriptConsumed(WAIT);
+        assertThat(stub.watchRequests(PATH)).extracting(RecordedRequest::sendInitialEvents)
+                .containsExactly(true, true, true, false);
+        assertThat(recorder.errors()).extracting(WatchError::message).allSatisfy(m -> assertThat(m)
+                .startsWith("the streaming list of v1/configmaps ended after 0ms, before the end of its initial "
+                        + "events"));
+        assertClientGoCurve(time.sleeps(), 3);
+    }
+
+    @Test
+    void autoKeepsStreamingWhileTheServerThrottles() {
+        PathScript script = script();
+        for (int i = 0; i < 4; i++) {
+            script.watch(tooManyRequests(1));
+        }
+        script.watch(events(added(cm("a", "5")), initialEventsEnd("6")).thenStayOpen());
+
+        start(auto(), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(11, WAIT)).containsExactly("Init", "Error(WatchStartFailed 429)",
+                "Init", "Error(WatchStartFailed 429)", "Init", "Error(WatchStartFailed 429)",
+                "Init", "Error(WatchStartFailed 429)", "Init", "InitApply(a)", "InitDone");
+        assertThat(stub.watchRequests(PATH)).hasSize(5)
+                .allSatisfy(watch -> assertThat(watch.sendInitialEvents()).isTrue());
+        assertThat(stub.listRequests(PATH)).isEmpty();
+        assertThat(time.sleeps()).hasSize(4).allSatisfy(d -> assertThat(d).isGreaterThanOrEqualTo(
+                Duration.ofSeconds(1)));
+    }
+
+    @Test
+    void autoKeepsStreamingWhileTheConnectionIsRefused() throws IOException {
+        ApiClient client = refusingStreamingLists(4);
+        script().watch(events(added(cm("a", "5")), initialEventsEnd("6")).thenStayOpen());
+
+        start(client, auto(), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(11, WAIT)).containsExactly("Init", "Error(WatchStartFailed)",
+                "Init", "Error(WatchStartFailed)", "Init", "Error(WatchStartFailed)",
+                "Init", "Error(WatchStartFailed)", "Init", "InitApply(a)", "InitDone");
+        assertThat(recorder.errors()).extracting(WatchError::message)
+                .allSatisfy(m -> assertThat(m).startsWith("connection refused: 127.0.0.1:"));
+        assertThat(stub.watchRequests(PATH)).singleElement()
+                .satisfies(watch -> assertThat(watch.sendInitialEvents()).isTrue());
+        assertThat(stub.listRequests(PATH)).isEmpty();
+        assertClientGoCurve(time.sleeps(), 4);
+    }
+
     private PathScript script() {
         return stub.on(PATH);
     }
 
     private Watcher<V1ConfigMap> start(WatchOptions options, BackOffSettings backOff) {
-        Watcher<V1ConfigMap> watcher = track(Watcher.builder(stub.apiClient(), ResourceType.of(V1ConfigMap.class))
+        return start(stub.apiClient(), options, backOff);
+    }
+
+    private Watcher<V1ConfigMap> start(ApiClient client, WatchOptions options, BackOffSettings backOff) {
+        Watcher<V1ConfigMap> watcher = track(Watcher.builder(client, ResourceType.of(V1ConfigMap.class))
                 .name("cms")
                 .scope(WatchScope.namespace("default"))
                 .options(options)
@@ -563,6 +680,40 @@ class WatcherScenariosTest {
     private <T extends KubernetesObject> Watcher<T> track(Watcher<T> watcher) {
         watchers.add(watcher);
         return watcher;
+    }
+
+    private static WatchOptions auto() {
+        return WatchOptions.defaults().withInitialList(InitialListStrategy.AUTO);
+    }
+
+    /**
+     * A stub client whose first {@code refusals} streaming lists go to a port where nothing listens: the connection
+     * is refused, as while an API server restarts.
+     */
+    private ApiClient refusingStreamingLists(int refusals) throws IOException {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        AtomicInteger left = new AtomicInteger(refusals);
+        ApiClient client = stub.apiClient();
+        client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(chain -> {
+            Request request = chain.request();
+            boolean refuse = "true".equals(request.url().queryParameter("sendInitialEvents"))
+                    && left.getAndDecrement() > 0;
+            return chain.proceed(refuse
+                    ? request.newBuilder().url(request.url().newBuilder().port(closedPort).build()).build()
+                    : request);
+        }).build());
+        return client;
+    }
+
+    /** client-go's curve: the n-th wait in [0.8, 1.6) s · 2ⁿ. */
+    private static void assertClientGoCurve(List<Duration> sleeps, int count) {
+        assertThat(sleeps).hasSize(count);
+        for (int n = 0; n < count; n++) {
+            assertBetween(sleeps.get(n), 800L << n, 1_600L << n);
+        }
     }
 
     private static void assertBetween(Duration delay, long fromMillis, long untilMillis) {
