@@ -3,6 +3,8 @@ package dev.watchkeeper.autoconfigure;
 import dev.watchkeeper.annotation.ReconcilerAnnotationBeanPostProcessor;
 import dev.watchkeeper.annotation.WatchListenerAnnotationBeanPostProcessor;
 import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.leader.LeaderElectionSettings;
+import dev.watchkeeper.leader.LeaderElector;
 import dev.watchkeeper.reconcile.ReconcileObserver;
 import dev.watchkeeper.registry.RegistryServices;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
@@ -20,6 +22,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.thread.Threading;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
@@ -33,7 +36,8 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * post-processor that turns {@code @Reconciler} methods into controllers, the one that feeds {@code @WatchListener}
  * methods, the registrar that makes every watcher (from properties, from a {@code WatcherDeclaration} bean, or behind
  * a {@code @Reconciler}) a bean with its store, and the check that every override names a watcher or reconciler.
- * Watchers and workers run on virtual threads when {@code spring.threads.virtual.enabled=true} on Java 21+.
+ * Watchers and workers run on virtual threads when {@code spring.threads.virtual.enabled=true} on Java 21+. With
+ * {@code watchkeeper.leader-election.enabled=true}, a {@link LeaderElector} decides when reconcilers run.
  */
 @AutoConfiguration
 @ConditionalOnClass({ApiClient.class, WatchkeeperRegistry.class})
@@ -78,12 +82,40 @@ public final class WatchkeeperAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     WatchkeeperRegistry watchkeeperRegistry(ApiClient apiClient, TimeSource time, WatchkeeperSettings settings,
-            ObjectProvider<ReconcileObserver> observer, Environment environment) {
+            ObjectProvider<ReconcileObserver> observer, ObjectProvider<LeaderElector> elector,
+            ApplicationEventPublisher events, Environment environment) {
         ThreadFactory threads = Threading.VIRTUAL.isActive(environment)
                 ? new VirtualThreadTaskExecutor("watchkeeper-").getVirtualThreadFactory()
                 : null;
-        return new WatchkeeperRegistry(new RegistryServices(apiClient, time, settings, threads, threads,
-                observer.getIfAvailable()));
+        LeaderElector leader = elector.getIfAvailable();
+        WatchkeeperRegistry registry = new WatchkeeperRegistry(new RegistryServices(apiClient, time, settings, threads,
+                threads, observer.getIfAvailable()), leader);
+        if (leader != null) { // after the registry's own listener: events come once reconcilers started or stopped
+            leader.addListener(new LeadershipEvents(leader, events));
+        }
+        return registry;
+    }
+
+    /**
+     * With {@code watchkeeper.leader-election.enabled=true}: the elector whose Lease the registry's reconcilers run
+     * by. Its timing is checked here, naming the property at fault.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    @ConditionalOnBooleanProperty("watchkeeper.leader-election.enabled")
+    LeaderElector watchkeeperLeaderElector(ApiClient apiClient, TimeSource time, WatchkeeperProperties properties,
+            Environment environment) {
+        WatchkeeperProperties.LeaderElection election = properties.leaderElection();
+        LeaderElectionSettings settings = PropertyLayers.of("watchkeeper.leader-election", election)
+                .build(() -> new LeaderElectionSettings(
+                        election.leaseName() != null ? election.leaseName()
+                                : LeaderElectionDefaults.leaseName(environment),
+                        election.leaseNamespace() != null ? election.leaseNamespace()
+                                : LeaderElectionDefaults.leaseNamespace(LeaderElectionDefaults.NAMESPACE_FILE),
+                        election.identity() != null ? election.identity() : LeaderElectionDefaults.identity(),
+                        election.leaseDuration(), election.renewDeadline(), election.retryPeriod(),
+                        election.releaseOnCancel()));
+        return LeaderElector.builder(apiClient, settings).timeSource(time).build();
     }
 
     @Bean

@@ -1,7 +1,9 @@
 package dev.watchkeeper.autoconfigure;
 
 import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
+import dev.watchkeeper.leader.LeaderElector;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -19,7 +21,7 @@ public final class WatchkeeperEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    WatchkeeperEndpoint watchkeeperEndpoint(WatchkeeperRegistry registry) {
-        return new WatchkeeperEndpoint(registry);
+    WatchkeeperEndpoint watchkeeperEndpoint(WatchkeeperRegistry registry, ObjectProvider<LeaderElector> elector) {
+        return new WatchkeeperEndpoint(registry, elector.getIfAvailable());
     }
 }

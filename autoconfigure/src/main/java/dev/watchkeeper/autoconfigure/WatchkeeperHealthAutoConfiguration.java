@@ -2,7 +2,9 @@ package dev.watchkeeper.autoconfigure;
 
 import dev.watchkeeper.autoconfigure.health.WatchkeeperHealthIndicator;
 import dev.watchkeeper.autoconfigure.health.WatchkeeperReadinessIndicator;
+import dev.watchkeeper.leader.LeaderElector;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -29,8 +31,9 @@ public final class WatchkeeperHealthAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(name = "watchkeeperHealthIndicator")
-    WatchkeeperHealthIndicator watchkeeperHealthIndicator(WatchkeeperRegistry registry) {
-        return new WatchkeeperHealthIndicator(registry);
+    WatchkeeperHealthIndicator watchkeeperHealthIndicator(WatchkeeperRegistry registry,
+            ObjectProvider<LeaderElector> elector) {
+        return new WatchkeeperHealthIndicator(registry, elector.getIfAvailable());
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -3,9 +3,12 @@ package dev.watchkeeper.autoconfigure;
 import dev.watchkeeper.annotation.WatchListenerAnnotationBeanPostProcessor;
 import dev.watchkeeper.autoconfigure.metrics.ObservationReconcileObserver;
 import dev.watchkeeper.autoconfigure.metrics.WatchkeeperMetrics;
+import dev.watchkeeper.leader.LeaderElector;
 import dev.watchkeeper.reconcile.ReconcileObserver;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -31,6 +34,15 @@ public final class WatchkeeperMetricsAutoConfiguration {
     @ConditionalOnBean(ObservationRegistry.class)
     ReconcileObserver watchkeeperReconcileObserver(ObservationRegistry observations) {
         return new ObservationReconcileObserver(observations);
+    }
+
+    /** Gauge {@code watchkeeper.leader}: 1 while this replica holds the Lease (tag {@code lease}), else 0. */
+    @Bean
+    @ConditionalOnBean(LeaderElector.class)
+    MeterBinder watchkeeperLeaderMetrics(LeaderElector elector) {
+        return meters -> Gauge.builder("watchkeeper.leader", elector, e -> e.isLeader() ? 1 : 0)
+                .description("1 while this replica holds the Lease and runs the reconcilers, else 0")
+                .tag("lease", elector.settings().lease()).register(meters);
     }
 
     @Bean

@@ -26,13 +26,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param watch       How every watcher lists and watches
  * @param reconcile   How reconcilers retry failing objects and shut down
  * @param readiness   How watchers take part in the application's readiness
+ * @param leaderElection Whether reconcilers run only on the replica that holds a Lease
  * @param watchers    Watchers declared in properties, and overrides of other watchers, by watcher name
  * @param reconcilers Per-reconciler overrides, by reconciler name
  */
 @ConfigurationProperties("watchkeeper")
 public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @DefaultValue Backoff backoff,
         @DefaultValue Watch watch, @DefaultValue Reconcile reconcile, @DefaultValue Readiness readiness,
-        Map<String, WatcherProperties> watchers, Map<String, ReconcilerProperties> reconcilers) {
+        @DefaultValue LeaderElection leaderElection, Map<String, WatcherProperties> watchers, Map<String, ReconcilerProperties> reconcilers) {
 
     public WatchkeeperProperties {
         watchers = watchers == null ? Map.of() : Map.copyOf(watchers);
@@ -45,6 +46,28 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param waitForSync Keep the application out of service until every watcher has completed its first sync
      */
     public record Readiness(@DefaultValue("true") boolean waitForSync) {
+    }
+
+    /**
+     * Leader election on a {@code coordination.k8s.io/v1} Lease (client-go's semantics and defaults): watchers run
+     * on every replica, reconcilers only on the one holding the Lease. Requires
+     * {@code lease-duration > renew-deadline > 1.2 × retry-period}.
+     *
+     * @param enabled         Run reconcilers only while this replica holds the Lease
+     * @param leaseName       The Lease; unset = {@code <spring.application.name>-leader}, or {@code watchkeeper-leader}
+     * @param leaseNamespace  Its namespace; unset = the pod's (from the service account mount), else {@code default}
+     * @param identity        This replica in the Lease's holderIdentity; unset = the host name (the pod's name) and a
+     *                        random suffix
+     * @param leaseDuration   How long others wait after they last saw the Lease renewed before they take it (whole
+     *                        seconds)
+     * @param renewDeadline   How long the leader keeps failing to renew before it stops reconciling
+     * @param retryPeriod     How often the leader renews and the others try to acquire (these jittered by up to 1.2×)
+     * @param releaseOnCancel Clear the Lease when the application stops, so another replica takes over within a retry
+     *                        period instead of a lease duration
+     */
+    public record LeaderElection(@DefaultValue("false") boolean enabled, String leaseName, String leaseNamespace,
+            String identity, @DefaultValue("15s") Duration leaseDuration, @DefaultValue("10s") Duration renewDeadline,
+            @DefaultValue("2s") Duration retryPeriod, @DefaultValue("true") boolean releaseOnCancel) {
     }
 
     /**

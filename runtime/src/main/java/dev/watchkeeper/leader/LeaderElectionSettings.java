@@ -45,11 +45,12 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
         }
         if (renewDeadline.compareTo(leaseDuration) >= 0) {
             throw new InvalidSettingException("renewDeadline", renewDeadline,
-                    "must be shorter than the lease duration (" + leaseDuration + ")");
+                    "must be shorter than the lease-duration (" + seconds(leaseDuration) + ")");
         }
         if (renewDeadline.toNanos() <= JITTER_FACTOR * retryPeriod.toNanos()) {
             throw new InvalidSettingException("retryPeriod", retryPeriod,
-                    "must be shorter than the renew deadline (" + renewDeadline + ") divided by " + JITTER_FACTOR);
+                    "must be shorter than the renew-deadline (" + seconds(renewDeadline) + ") divided by "
+                            + JITTER_FACTOR + ", so that a jittered retry fits in it");
         }
     }
 
@@ -82,6 +83,10 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
     /** {@code namespace/name}, for logs. */
     public String lease() {
         return leaseNamespace + "/" + leaseName;
+    }
+
+    private static String seconds(Duration duration) {
+        return duration.toMillis() % 1000 == 0 ? duration.getSeconds() + "s" : duration.toMillis() + "ms";
     }
 
     private static void requireText(String field, String value) {

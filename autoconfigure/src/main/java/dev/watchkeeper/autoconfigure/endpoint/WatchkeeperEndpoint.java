@@ -1,5 +1,6 @@
 package dev.watchkeeper.autoconfigure.endpoint;
 
+import dev.watchkeeper.leader.LeaderElector;
 import dev.watchkeeper.reconcile.ReconcileLoop;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.watch.Watcher;
@@ -14,19 +15,27 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.lang.Nullable;
 
 /**
- * {@code /actuator/watchkeeper}: every watcher's and reconciler's published state, one by name, and "retry now".
+ * {@code /actuator/watchkeeper}: every watcher's and reconciler's published state, leader election, one watcher or
+ * reconciler by name, and "retry now".
  * Holds no logic: it maps the registry's snapshots to descriptor records. Shows no object contents or credentials.
  */
 @Endpoint(id = "watchkeeper")
 public class WatchkeeperEndpoint {
 
     private final WatchkeeperRegistry registry;
+    private final LeaderElector elector;
 
     public WatchkeeperEndpoint(WatchkeeperRegistry registry) {
-        this.registry = registry;
+        this(registry, null);
     }
 
-    /** Every watcher and reconciler, by name. */
+    /** {@code elector}: {@code null} when leader election is off. */
+    public WatchkeeperEndpoint(WatchkeeperRegistry registry, @Nullable LeaderElector elector) {
+        this.registry = registry;
+        this.elector = elector;
+    }
+
+    /** Every watcher and reconciler, by name, and leader election. */
     @ReadOperation
     public WatchkeeperDescriptor watchkeeper() {
         List<WatcherDescriptor> watchers = registry.watchers().stream()
@@ -35,7 +44,8 @@ public class WatchkeeperEndpoint {
         List<ReconcilerDescriptor> reconcilers = registry.reconcilers().stream()
                 .sorted(Comparator.comparing(ReconcileLoop::name))
                 .map(controller -> ReconcilerDescriptor.of(controller.snapshot())).toList();
-        return new WatchkeeperDescriptor(watchers, reconcilers);
+        return new WatchkeeperDescriptor(watchers, reconcilers, elector == null ? LeaderElectionDescriptor.DISABLED
+                : LeaderElectionDescriptor.of(elector.snapshot()));
     }
 
     /** One watcher or reconciler; 404 when there is none of that name. */
@@ -74,9 +84,11 @@ public class WatchkeeperEndpoint {
      * The endpoint's whole answer.
      *
      * @param watchers    every watcher
-     * @param reconcilers every reconciler
+     * @param reconcilers    every reconciler
+     * @param leaderElection whether and how this replica takes part in leader election
      */
-    public record WatchkeeperDescriptor(List<WatcherDescriptor> watchers, List<ReconcilerDescriptor> reconcilers) {
+    public record WatchkeeperDescriptor(List<WatcherDescriptor> watchers, List<ReconcilerDescriptor> reconcilers,
+            LeaderElectionDescriptor leaderElection) {
     }
 
     /**

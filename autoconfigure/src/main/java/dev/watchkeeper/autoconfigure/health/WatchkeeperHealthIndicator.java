@@ -1,5 +1,7 @@
 package dev.watchkeeper.autoconfigure.health;
 
+import dev.watchkeeper.leader.LeaderElectionSnapshot;
+import dev.watchkeeper.leader.LeaderElector;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.watch.WatcherPhase;
 import dev.watchkeeper.watch.WatcherSnapshot;
@@ -13,14 +15,22 @@ import org.springframework.boot.health.contributor.Status;
  * Health of every watcher: {@code UP} when each has synced and is watching; {@code DOWN} when any has
  * {@code STOPPED} (it gave up, or the application is closing); otherwise {@code OUT_OF_SERVICE} — still listing or
  * backing off, so the caches may be incomplete or stale. Details show each watcher's phase, sync and, unless it is
- * watching again, its last error; the {@code watchkeeper} endpoint keeps the last error with its time.
+ * watching again, its last error; the {@code watchkeeper} endpoint keeps the last error with its time. With leader
+ * election, details also show the role and the holder; a follower is as healthy as the leader.
  */
 public class WatchkeeperHealthIndicator implements HealthIndicator {
 
     private final WatchkeeperRegistry registry;
+    private final LeaderElector elector;
 
     public WatchkeeperHealthIndicator(WatchkeeperRegistry registry) {
+        this(registry, null);
+    }
+
+    /** {@code elector}: {@code null} when leader election is off. */
+    public WatchkeeperHealthIndicator(WatchkeeperRegistry registry, LeaderElector elector) {
         this.registry = registry;
+        this.elector = elector;
     }
 
     @Override
@@ -36,7 +46,22 @@ public class WatchkeeperHealthIndicator implements HealthIndicator {
                 status = Status.OUT_OF_SERVICE;
             }
         }
-        return Health.status(status).withDetail("watchers", watchers).build();
+        Health.Builder health = Health.status(status).withDetail("watchers", watchers);
+        if (elector != null) {
+            health.withDetail("leaderElection", details(elector.snapshot()));
+        }
+        return health.build();
+    }
+
+    private static Map<String, Object> details(LeaderElectionSnapshot s) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        details.put("role", s.isLeader() ? "leader" : "follower");
+        details.put("identity", s.identity());
+        details.put("lease", s.leaseNamespace() + "/" + s.leaseName());
+        if (s.holder() != null) {
+            details.put("holder", s.holder());
+        }
+        return details;
     }
 
     private static Map<String, Object> details(WatcherSnapshot s) {
