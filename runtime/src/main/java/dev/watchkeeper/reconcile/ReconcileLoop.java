@@ -9,6 +9,7 @@ import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,6 +18,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadLocalRandom;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -45,6 +47,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ReconcileLoop<T extends KubernetesObject> {
 
+    /** The queue item that stands for a periodic resync (see {@link #scheduleResync}). */
+    static final ObjectKey RESYNC = new ObjectKey(null, "\u0000resync");
     private static final Logger log = LoggerFactory.getLogger(ReconcileLoop.class);
     private static final int FAILING_KEYS_SHOWN = 20;
     private static final Duration AFTER_INTERRUPT = Duration.ofSeconds(1);
@@ -91,7 +95,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
                 : builder.filter == null ? fromTriggers : fromTriggers.or(builder.filter);
         this.eventKeys = new EventKeys<>(primary.store(), queue, ledger, filter);
         this.reconciliation = new Reconciliation<>(name, primary, builder.reconciler, Map.copyOf(stores),
-                builder.apiClient, builder.observer, List.copyOf(builder.listeners), settings.resyncPeriod(), time,
+                builder.apiClient, builder.observer, List.copyOf(builder.listeners), time,
                 queue, ledger, eventKeys);
     }
 
@@ -183,6 +187,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         secondaries.forEach(s -> readiness.add(s.watcher().store().ready()));
         ready = CompletableFuture.allOf(readiness.toArray(CompletableFuture[]::new)).thenRun(() -> {
             eventKeys.enqueueAll();
+            scheduleResync();
             log.info("reconciler {} is ready: reconciling {}", name, Plural.count(primary.store().size(), "object"));
         });
     }
@@ -285,7 +290,8 @@ public final class ReconcileLoop<T extends KubernetesObject> {
 
     /** How many keys wait in the queue (due now or later); O(1), for gauges. */
     public int queueDepth() {
-        return queue.depth();
+        Instant resyncDue = queue.dueAt(RESYNC);
+        return queue.depth() - (resyncDue != null && !resyncDue.isAfter(time.clock().instant()) ? 1 : 0);
     }
 
     /** How many keys are failing; O(1), for gauges. */
@@ -301,7 +307,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     /** The current state, read when asked (the most recent failing keys, the counts, queue depth, readiness). */
     public ReconcilerSnapshot snapshot() {
         return new ReconcilerSnapshot(name, primary.name(), secondaries.stream().map(s -> s.watcher().name()).toList(),
-                isReady(), queue.depth(), queue.delayed(), queue.inFlight(), settings.concurrency(),
+                isReady(), queueDepth(), queue.delayed() - (queue.isQueued(RESYNC) ? 1 : 0), queue.inFlight(), settings.concurrency(),
                 reconciliation.lastReconcileAt(), reconciliation.lastResult(),
                 ledger.mostRecent(FAILING_KEYS_SHOWN), ledger.size(), counts());
     }
@@ -315,6 +321,18 @@ public final class ReconcileLoop<T extends KubernetesObject> {
                 toKeys.onEvent(event);
             }
         });
+    }
+
+    /**
+     * Periodic resync runs through the queue: this item, due every resync period (±10 %), makes a worker enqueue
+     * every object of the primary store, so no thread of its own waits for it. No Kubernetes name holds a NUL.
+     */
+    private void scheduleResync() {
+        Duration period = settings.resyncPeriod();
+        if (!period.isZero()) {
+            double jitter = 0.9 + 0.2 * ThreadLocalRandom.current().nextDouble();
+            queue.add(RESYNC, Duration.ofMillis((long) (period.toMillis() * jitter)));
+        }
     }
 
     // ---- threads
@@ -339,7 +357,14 @@ public final class ReconcileLoop<T extends KubernetesObject> {
                     return;
                 }
                 try {
-                    reconciliation.run(key);
+                    if (key.equals(RESYNC)) {
+                        log.debug("reconciler {}: periodic resync of {}", name,
+                                Plural.count(primary.store().size(), "object"));
+                        eventKeys.enqueueAll();
+                        scheduleResync();
+                    } else {
+                        reconciliation.run(key);
+                    }
                 } finally {
                     queue.done(key);
                 }

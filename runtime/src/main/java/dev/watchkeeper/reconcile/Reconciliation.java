@@ -13,14 +13,13 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One reconcile of a key and what follows from its outcome: the failure ledger, a requeue, a retry or the next
- * resync on the queue, the counts, and the listeners (docs/semantics.md §10). A {@link ReconcileLoop}'s workers
+ * One reconcile of a key and what follows from its outcome: the failure ledger, a requeue or a retry on the
+ * queue, the counts, and the listeners (docs/semantics.md §10). A {@link ReconcileLoop}'s workers
  * call {@link #run} for the keys they take.
  */
 final class Reconciliation<T extends KubernetesObject> {
@@ -34,7 +33,6 @@ final class Reconciliation<T extends KubernetesObject> {
     private final ApiClient apiClient;
     private final ReconcileObserver observer;
     private final List<ReconcileListener> listeners;
-    private final Duration resyncPeriod;
     private final TimeSource time;
     private final WorkQueue<ObjectKey> queue;
     private final FailureLedger ledger;
@@ -47,8 +45,8 @@ final class Reconciliation<T extends KubernetesObject> {
     private volatile String lastResult;
 
     Reconciliation(String name, Watcher<T> primary, ReconcileFunction<T> reconciler, Map<Class<?>, Store<?>> stores,
-            ApiClient apiClient, ReconcileObserver observer, List<ReconcileListener> listeners, Duration resyncPeriod,
-            TimeSource time, WorkQueue<ObjectKey> queue, FailureLedger ledger, EventKeys<T> eventKeys) {
+            ApiClient apiClient, ReconcileObserver observer, List<ReconcileListener> listeners, TimeSource time,
+            WorkQueue<ObjectKey> queue, FailureLedger ledger, EventKeys<T> eventKeys) {
         this.name = name;
         this.primary = primary;
         this.reconciler = reconciler;
@@ -56,7 +54,6 @@ final class Reconciliation<T extends KubernetesObject> {
         this.apiClient = apiClient;
         this.observer = observer;
         this.listeners = listeners;
-        this.resyncPeriod = resyncPeriod;
         this.time = time;
         this.queue = queue;
         this.ledger = ledger;
@@ -115,20 +112,9 @@ final class Reconciliation<T extends KubernetesObject> {
             queue.add(key, result.requeueAfter());
             return outcome(key, attempt, ReconcileOutcome.Kind.REQUEUE, result.requeueAfter(), start, null);
         }
-        scheduleResync(key);
         return outcome(key, attempt, ReconcileOutcome.Kind.DONE, null, start, null);
     }
 
-    /**
-     * Periodic resync runs through the queue: a key reconciled successfully is queued again after the resync period
-     * (±10 %), unless a change, retry or requeue brings it back sooner (the earlier due time wins).
-     */
-    private void scheduleResync(ObjectKey key) {
-        if (!resyncPeriod.isZero()) {
-            double jitter = 0.9 + 0.2 * ThreadLocalRandom.current().nextDouble();
-            queue.add(key, Duration.ofMillis((long) (resyncPeriod.toMillis() * jitter)));
-        }
-    }
 
     private ReconcileOutcome failed(ObjectKey key, int attempt, String version, Throwable thrown, long start) {
         errors.incrementAndGet();
