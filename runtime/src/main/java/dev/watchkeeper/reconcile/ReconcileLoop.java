@@ -307,7 +307,8 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     /** The current state, read when asked (the most recent failing keys, the counts, queue depth, readiness). */
     public ReconcilerSnapshot snapshot() {
         return new ReconcilerSnapshot(name, primary.name(), secondaries.stream().map(s -> s.watcher().name()).toList(),
-                isReady(), queueDepth(), queue.delayed() - (queue.isQueued(RESYNC) ? 1 : 0), queue.inFlight(), settings.concurrency(),
+                isReady(), queueDepth(), queue.delayed() - (queue.isQueued(RESYNC) ? 1 : 0), queue.inFlight(),
+                settings.concurrency(),
                 reconciliation.lastReconcileAt(), reconciliation.lastResult(),
                 ledger.mostRecent(FAILING_KEYS_SHOWN), ledger.size(), counts());
     }
