@@ -66,7 +66,10 @@ class SampleOnControlPlaneTest {
         sampleLog = Files.createTempFile("sample-app", ".log");
         String java = ProcessHandle.current().info().command().orElse("java");
         ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                SampleApplication.class.getName(), "--spring.profiles.active=cluster", "--server.port=" + port)
+                SampleApplication.class.getName(), "--spring.profiles.active=cluster", "--server.port=" + port,
+                // as deploy/ runs it; outside a pod the Lease namespace is not the service account's, so name it
+                "--watchkeeper.leader-election.enabled=true",
+                "--watchkeeper.leader-election.lease-namespace=watchkeeper-sample")
                 .redirectErrorStream(true).redirectOutput(sampleLog.toFile());
         builder.environment().put("KUBECONFIG", kubeconfig.toString());
         sample = builder.start();
@@ -103,6 +106,9 @@ class SampleOnControlPlaneTest {
             assertThat(owner.getController()).isTrue();
         }
         await().atMost(WAIT).until(() -> "True".equals(readyStatus(generators)));
+        // it reconciled as the leader, through the Lease RBAC of deploy/
+        assertThat(plane.kubectl("get", "lease", "watchkeeper-sample-leader", "-n", "watchkeeper-sample", "-o",
+                "jsonpath={.spec.holderIdentity}")).isNotBlank();
 
         plane.kubectl("patch", "configmapgenerator", "greetings", "-n", NAMESPACE, "--type=merge",
                 "-p", "{\"spec\":{\"content\":{\"greeting\":\"hi\"}}}");
