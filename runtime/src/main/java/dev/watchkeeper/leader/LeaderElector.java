@@ -68,6 +68,8 @@ public final class LeaderElector implements AutoCloseable {
     private LeaseLock.Observed observed;
     private Instant observedTime;
     private volatile boolean leading;
+    /** Whether the last attempt failed: the first failure of a run is a warning, the rest are debug. */
+    private boolean failing;
     private volatile LeaderElectionSnapshot snapshot;
     private volatile boolean closed;
     private Thread thread;
@@ -221,6 +223,7 @@ public final class LeaderElector implements AutoCloseable {
                 observedTime = now; // the record changed: its holder is alive, by our clock
             }
             observed = current;
+            failing = false;
             publish();
             LeaseRecord record = current.record();
             boolean ours = settings.identity().equals(record.holder());
@@ -234,7 +237,13 @@ public final class LeaderElector implements AutoCloseable {
             observe(lock.update(current, next, limit), now);
             return Attempt.HOLDING;
         } catch (ApiException e) {
-            log.debug("leader election: acquiring or renewing {} failed: {}", settings.lease(), describe(e));
+            if (!failing && e.getCode() != 409) { // a conflict is someone else's write, not a failure
+                log.warn("leader election: {} cannot acquire or renew the Lease {}: {}; retrying",
+                        settings.identity(), settings.lease(), describe(e));
+            } else {
+                log.debug("leader election: acquiring or renewing {} failed: {}", settings.lease(), describe(e));
+            }
+            failing = e.getCode() != 409;
             return Attempt.FAILED;
         }
     }
@@ -294,6 +303,7 @@ public final class LeaderElector implements AutoCloseable {
 
     /** Our own write: we saw this record at {@code at}, when we sent it. */
     private void observe(LeaseLock.Observed written, Instant at) {
+        failing = false;
         observed = written;
         observedTime = at;
         publish();
