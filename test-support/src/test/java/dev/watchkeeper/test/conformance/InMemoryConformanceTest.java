@@ -1,5 +1,6 @@
 package dev.watchkeeper.test.conformance;
 
+import java.io.IOException;
 import org.junit.jupiter.api.AfterAll;
 
 /** The conformance scenarios against the in-memory API server. */
@@ -13,7 +14,7 @@ class InMemoryConformanceTest extends ConformanceScenarios {
     }
 
     @AfterAll
-    void stop() {
+    void stop() throws IOException {
         server.close();
     }
 }

@@ -12,7 +12,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /** The in-memory API server as a {@link ServerUnderTest}: one server per test class. */
 final class InMemoryServer implements ServerUnderTest, AutoCloseable {
@@ -20,6 +22,7 @@ final class InMemoryServer implements ServerUnderTest, AutoCloseable {
     private final InMemoryApiServer server = new InMemoryApiServer().start();
     private final String namespace = "conformance";
     private InMemoryApiServer withoutWatchList;
+    private Path kubectlDir;
 
     InMemoryServer() {
         createNamespace(server);
@@ -79,22 +82,31 @@ final class InMemoryServer implements ServerUnderTest, AutoCloseable {
     }
 
     @Override
-    public List<String> kubectl() {
+    public synchronized List<String> kubectl() {
         try {
-            Path dir = Files.createTempDirectory("conformance-kubectl");
-            Path kubeconfig = server.writeKubeconfig(dir);
-            return List.of(KubeControlPlane.shared().kubectl().toString(), "--kubeconfig", kubeconfig.toString(),
-                    "--cache-dir", dir.resolve("cache").toString());
+            if (kubectlDir == null) {
+                kubectlDir = Files.createTempDirectory("conformance-kubectl");
+                server.writeKubeconfig(kubectlDir);
+            }
+            return List.of(KubeControlPlane.shared().kubectl().toString(), "--kubeconfig",
+                    kubectlDir.resolve("kubeconfig").toString(), "--cache-dir", kubectlDir.resolve("cache").toString());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
     @Override
-    public void close() {
+    public void close() throws IOException {
         server.close();
         if (withoutWatchList != null) {
             withoutWatchList.close();
+        }
+        if (kubectlDir != null) {
+            try (Stream<Path> files = Files.walk(kubectlDir)) {
+                for (Path path : files.sorted(Comparator.reverseOrder()).toList()) {
+                    Files.delete(path);
+                }
+            }
         }
     }
 }
