@@ -1,0 +1,106 @@
+package dev.watchkeeper.leader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.watchkeeper.reconcile.ReconcileResult;
+import dev.watchkeeper.registry.ReconcilerDeclaration;
+import dev.watchkeeper.registry.RegistryServices;
+import dev.watchkeeper.registry.WatcherDeclaration;
+import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.test.controlplane.KubeControlPlane;
+import dev.watchkeeper.test.controlplane.RealKubeApi;
+import dev.watchkeeper.test.controlplane.TestNamespace;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Replicas on one Lease of the real API server, handing over by release three times: the order of what happens
+ * (acquired, reconciled, lost, the next one acquired …) is asserted, not its timing.
+ */
+@RealKubeApi
+class LeaderElectionOnControlPlaneTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    private final List<String> log = new CopyOnWriteArrayList<>();
+
+    @Test
+    void replicasTakeTurnsAndEachReconcilesOnlyBetweenItsAcquireAndItsLoss(KubeControlPlane plane,
+            TestNamespace namespace) throws Exception {
+        CoreV1Api core = new CoreV1Api(plane.apiClient());
+        for (int i = 0; i < 5; i++) {
+            core.createNamespacedConfigMap(namespace.name(),
+                    new V1ConfigMap().metadata(new V1ObjectMeta().name("cm-" + i))).execute();
+        }
+        List<WatchkeeperRegistry> replicas = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            replicas.add(replica(plane, namespace, "replica-" + i));
+        }
+        try {
+            replicas.get(0).start();
+            await().atMost(WAIT).until(() -> log.contains("replica-0 reconciled"));
+            for (int i = 1; i < 4; i++) {
+                String next = "replica-" + i;
+                replicas.get(i).start(); // a follower until the previous one releases the Lease
+                replicas.get(i - 1).stop(); // stops its reconcilers, then releases the Lease
+                await().atMost(WAIT).until(() -> log.contains(next + " reconciled"));
+            }
+        } finally {
+            replicas.forEach(WatchkeeperRegistry::stop);
+        }
+
+        List<String> order = new ArrayList<>(); // repeated reconciles as one
+        log.forEach(line -> {
+            if (order.isEmpty() || !order.get(order.size() - 1).equals(line)) {
+                order.add(line);
+            }
+        });
+        assertThat(order).containsExactly(
+                "replica-0 acquired", "replica-0 reconciled", "replica-0 lost",
+                "replica-1 acquired", "replica-1 reconciled", "replica-1 lost",
+                "replica-2 acquired", "replica-2 reconciled", "replica-2 lost",
+                "replica-3 acquired", "replica-3 reconciled", "replica-3 lost");
+        V1Lease lease = new CoordinationV1Api(plane.apiClient()).readNamespacedLease("app-leader", namespace.name())
+                .execute();
+        assertThat(lease.getSpec().getLeaseTransitions()).isEqualTo(3);
+        assertThat(lease.getSpec().getHolderIdentity()).isNull(); // the last one released it
+    }
+
+    private WatchkeeperRegistry replica(KubeControlPlane plane, TestNamespace namespace, String name) {
+        LeaderElector elector = LeaderElector.builder(plane.apiClient(), new LeaderElectionSettings("app-leader",
+                namespace.name(), name, Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMillis(200), true))
+                .build();
+        elector.addListener(new Transition(() -> log.add(name + " acquired"), () -> { })); // before reconcilers start
+        WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(plane.apiClient()), elector);
+        elector.addListener(new Transition(() -> { }, () -> log.add(name + " lost"))); // after they stopped
+        registry.registerReconciler(new ReconcilerDeclaration<>("work",
+                WatcherDeclaration.of(V1ConfigMap.class).namespace(namespace.name()), List.of(),
+                (configMap, context) -> {
+                    log.add(name + " reconciled");
+                    return ReconcileResult.requeueAfter(Duration.ofMillis(50));
+                }, 1, Set.of(), null, "test"));
+        return registry;
+    }
+
+    private record Transition(Runnable started, Runnable stopped) implements LeadershipListener {
+        @Override
+        public void onStartedLeading() {
+            started.run();
+        }
+
+        @Override
+        public void onStoppedLeading() {
+            stopped.run();
+        }
+    }
+}
