@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration of Watchkeeper's watchers and reconcilers ({@code watchkeeper.*}). Per-watcher and per-reconciler
@@ -27,17 +28,30 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param reconcile   How reconcilers retry failing objects and shut down
  * @param readiness   How watchers take part in the application's readiness
  * @param leaderElection Whether reconcilers run only on the replica that holds a Lease
+ * @param shard       Which slice of the objects this deployment reconciles
  * @param watchers    Watchers declared in properties, and overrides of other watchers, by watcher name
  * @param reconcilers Per-reconciler overrides, by reconciler name
  */
 @ConfigurationProperties("watchkeeper")
 public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @DefaultValue Backoff backoff,
         @DefaultValue Watch watch, @DefaultValue Reconcile reconcile, @DefaultValue Readiness readiness,
-        @DefaultValue LeaderElection leaderElection, Map<String, WatcherProperties> watchers, Map<String, ReconcilerProperties> reconcilers) {
+        @DefaultValue LeaderElection leaderElection, @DefaultValue Shard shard, Map<String, WatcherProperties> watchers,
+        Map<String, ReconcilerProperties> reconcilers) {
 
     public WatchkeeperProperties {
         watchers = watchers == null ? Map.of() : Map.copyOf(watchers);
         reconcilers = reconcilers == null ? Map.of() : Map.copyOf(reconcilers);
+    }
+
+    /**
+     * A slice of the cluster for this deployment: several deployments with different selectors (and different Lease
+     * names) each reconcile their own objects. Read by the {@code @Reconciler} parser (as the placeholder
+     * {@code ${watchkeeper.shard.label-selector:}}), so the early watcher beans and the reconcilers agree.
+     *
+     * @param labelSelector Added to the label selector of every reconciler's primary watcher (owned and watched
+     *                      secondaries are not filtered, so owned objects need not carry the label)
+     */
+    public record Shard(String labelSelector) {
     }
 
     /**
@@ -95,10 +109,12 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param stripManagedFields Drop {@code metadata.managedFields} before caching
      * @param autoFallbackAfter  With {@code auto}: fall back to list-watch when a streaming list has not ended its
      *                           initial events after this long
+     * @param maxEventSize       A watch event longer than this breaks the watch instead of being read into memory
      */
     public record Watch(@DefaultValue("500") int pageSize, @DefaultValue("290s") Duration timeout,
             @DefaultValue("list-watch") InitialListStrategy initialList,
-            @DefaultValue("true") boolean stripManagedFields, @DefaultValue("10s") Duration autoFallbackAfter) {
+            @DefaultValue("true") boolean stripManagedFields, @DefaultValue("10s") Duration autoFallbackAfter,
+            @DefaultValue("16MB") DataSize maxEventSize) {
     }
 
     /**
@@ -206,11 +222,12 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param initialList        Initial list strategy
      * @param stripManagedFields Drop managedFields before caching
      * @param autoFallbackAfter  With {@code auto}: how long a streaming list may take to end its initial events
+     * @param maxEventSize       Longest watch event read
      */
     public record WatchOverrides(Integer pageSize, Duration timeout, InitialListStrategy initialList,
-            Boolean stripManagedFields, Duration autoFallbackAfter) {
+            Boolean stripManagedFields, Duration autoFallbackAfter, DataSize maxEventSize) {
 
         /** No overrides. */
-        static final WatchOverrides NONE = new WatchOverrides(null, null, null, null, null);
+        static final WatchOverrides NONE = new WatchOverrides(null, null, null, null, null, null);
     }
 }

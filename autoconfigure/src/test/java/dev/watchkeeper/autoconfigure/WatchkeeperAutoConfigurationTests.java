@@ -23,6 +23,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.retry.backoff.BackOffPolicy;
 import org.springframework.retry.backoff.FixedBackOffPolicy;
+import org.springframework.util.unit.DataSize;
 
 class WatchkeeperAutoConfigurationTests {
 
@@ -160,6 +161,27 @@ class WatchkeeperAutoConfigurationTests {
     }
 
     @Test
+    void theMaxEventSizeIs16MegabytesUnlessSetGloballyOrPerWatcher() {
+        runner.withUserConfiguration(Declared.class).run(context -> assertThat(context
+                .getBean(WatchkeeperSettings.class).watchOptions("cms").maxEventSize())
+                .isEqualTo(DataSize.ofMegabytes(16)));
+        runner.withUserConfiguration(Declared.class).withPropertyValues("watchkeeper.watch.max-event-size=64MB",
+                "watchkeeper.watchers.cms.watch.max-event-size=2MB").run(context -> {
+                    WatchkeeperSettings settings = context.getBean(WatchkeeperSettings.class);
+                    assertThat(settings.watchOptions("cms").maxEventSize()).isEqualTo(DataSize.ofMegabytes(2));
+                    assertThat(settings.watchOptions("other").maxEventSize()).isEqualTo(DataSize.ofMegabytes(64));
+                });
+    }
+
+    @Test
+    void aMaxEventSizeBelowOneKilobyteFailsStartUpNamingItsProperty() {
+        runner.withPropertyValues("watchkeeper.watch.max-event-size=100B")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("watchkeeper.watch.max-event-size")
+                        .hasMessageContaining("must be at least 1KB"));
+    }
+
+    @Test
     void aZeroAutoFallbackOfOneWatcherFailsStartUpNamingItsProperty() {
         runner.withPropertyValues("watchkeeper.watchers.cms.watch.auto-fallback-after=0s")
                 .run(context -> assertThat(context).getFailure().rootCause()
@@ -224,6 +246,18 @@ class WatchkeeperAutoConfigurationTests {
                 .run(context -> assertThat(context).getFailure().rootCause()
                         .hasMessageContaining("'configmapsall'")
                         .hasMessageContaining("configmaps@all"));
+    }
+
+    @Test
+    void theShardSelectorNarrowsEveryReconcilersPrimaryWatcher() {
+        runner.withUserConfiguration(Declared.class).withPropertyValues("watchkeeper.shard.label-selector=shard=blue")
+                .run(context -> {
+                    WatchkeeperRegistry registry = context.getBean(WatchkeeperRegistry.class);
+                    assertThat(registry.reconciler("gen").orElseThrow().primary().scope().labelSelector())
+                            .isEqualTo("shard=blue");
+                    assertThat(registry.watcher("cms").orElseThrow().scope().labelSelector())
+                            .as("a watcher of no reconciler keeps its own").isNull();
+                });
     }
 
     @Test

@@ -24,6 +24,12 @@ import java.util.function.UnaryOperator;
  */
 public final class ReconcilerParser {
 
+    /**
+     * The deployment's shard ({@code watchkeeper.shard.label-selector}), added to every primary watcher's label
+     * selector; read here, through the same resolver as the attributes, so both callers apply it alike.
+     */
+    static final String SHARD_SELECTOR = "${watchkeeper.shard.label-selector:}";
+
     private ReconcilerParser() {
     }
 
@@ -51,11 +57,13 @@ public final class ReconcilerParser {
                 name = beanName + "-" + method.getName();
             }
             String namespace = AnnotatedMethods.resolve(resolver, annotation.namespace());
+            String labelSelector = joinSelectors(AnnotatedMethods.resolve(resolver, annotation.labelSelector()),
+                    AnnotatedMethods.resolve(resolver, SHARD_SELECTOR));
             WatcherDeclaration<?> primary = WatcherDeclaration.of(
                     ResourceTypes.resolve(primaryType, AnnotatedMethods.resolve(resolver, annotation.group()),
                             AnnotatedMethods.resolve(resolver, annotation.version()),
                             AnnotatedMethods.resolve(resolver, annotation.plural()), annotation.namespaced()),
-                    new WatchScope(namespace, AnnotatedMethods.resolve(resolver, annotation.labelSelector()),
+                    new WatchScope(namespace, labelSelector,
                             AnnotatedMethods.resolve(resolver, annotation.fieldSelector())));
             return new ParsedReconciler(beanName, method, annotation, name, primaryType,
                     method.getParameterCount() == 2, primary, secondaries(annotation.owns(), namespace),
@@ -63,6 +71,14 @@ public final class ReconcilerParser {
         } catch (IllegalArgumentException e) {
             throw AnnotatedMethods.invalid(Reconciler.class, beanName, method, e.getMessage());
         }
+    }
+
+    /** {@code a=b} and {@code shard=1} → {@code a=b,shard=1}; empty parts are left out. */
+    private static String joinSelectors(String annotated, String shard) {
+        if (shard.isEmpty()) {
+            return annotated;
+        }
+        return annotated.isEmpty() ? shard : annotated + "," + shard;
     }
 
     /** Checks the signature; returns the primary type (the first parameter). */

@@ -18,13 +18,19 @@ class ReconcilerParserTest {
     private static final Map<String, String> PROPERTIES = Map.of("team", "team-a", "selector", "tier=web");
 
     /** Resolves {@code ${key}} from {@link #PROPERTIES} and leaves unknown ones as they are, as the environment does. */
-    private static final UnaryOperator<String> RESOLVER = value -> {
-        String resolved = value;
-        for (Map.Entry<String, String> property : PROPERTIES.entrySet()) {
-            resolved = resolved.replace("${" + property.getKey() + "}", property.getValue());
-        }
-        return resolved;
-    };
+    private static final UnaryOperator<String> RESOLVER = resolver(PROPERTIES);
+
+    /** Resolves {@code ${key}} and {@code ${key:default}} from {@code properties}; unknown ones stay. */
+    private static UnaryOperator<String> resolver(Map<String, String> properties) {
+        return value -> {
+            String resolved = value;
+            for (Map.Entry<String, String> property : properties.entrySet()) {
+                resolved = resolved.replace("${" + property.getKey() + "}", property.getValue())
+                        .replace("${" + property.getKey() + ":}", property.getValue());
+            }
+            return resolved.replaceAll("\\$\\{[^}:]+:([^}]*)}", "$1");
+        };
+    }
 
     @Test
     void resolvesPlaceholdersAndDerivesTheWatchersAndTheDefaultName() {
@@ -40,6 +46,18 @@ class ReconcilerParserTest {
                 .containsExactly(reconciler.primary().effectiveName(), "secrets@team-a");
         assertThat(reconciler.source()).isEqualTo("bean 'annotated' method Annotated.reconcile(V1ConfigMap, "
                 + "ReconcileContext)");
+    }
+
+    @Test
+    void theShardSelectorJoinsEveryPrimaryWatchersSelectorButNoSecondarys() {
+        ParsedReconciler reconciler = ReconcilerParser.parse(Annotated.class, "annotated", resolver(Map.of(
+                "team", "team-a", "selector", "tier=web", "watchkeeper.shard.label-selector", "shard=blue"))).get(0);
+
+        assertThat(reconciler.primary().scope().labelSelector()).isEqualTo("tier=web,shard=blue");
+        assertThat(reconciler.owned().get(0).scope().labelSelector()).isNull();
+        assertThat(ReconcilerParser.parse(Unselected.class, "plain", resolver(Map.of(
+                "watchkeeper.shard.label-selector", "shard=blue"))).get(0).primary().scope().labelSelector())
+                .isEqualTo("shard=blue");
     }
 
     @Test
@@ -60,6 +78,12 @@ class ReconcilerParserTest {
     static class Annotated {
         @Reconciler(namespace = "${team}", labelSelector = "${selector}", owns = V1Secret.class)
         void reconcile(V1ConfigMap configMap, ReconcileContext context) {
+        }
+    }
+
+    static class Unselected {
+        @Reconciler
+        void reconcile(V1ConfigMap configMap) {
         }
     }
 
