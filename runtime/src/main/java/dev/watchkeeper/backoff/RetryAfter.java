@@ -5,10 +5,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The one reading of a server's {@code Retry-After} header: a whole number of seconds, zero or more. Anything else
- * (an HTTP date, a negative or non-numeric value) is ignored, so the caller's own backoff decides.
+ * The one reading of a server's {@code Retry-After} header: a whole number of seconds, zero or more, at most
+ * {@link #MAX}. Anything else (an HTTP date, a negative or non-numeric value) is ignored, so the caller's own backoff
+ * decides.
  */
 public final class RetryAfter {
+
+    /**
+     * The longest wait a header can ask for. API servers ask for a second or a few; a value of hours or years is a
+     * broken header or proxy, and obeying it would stop a watcher for that long.
+     */
+    public static final Duration MAX = Duration.ofMinutes(5);
 
     private RetryAfter() {
     }
@@ -20,7 +27,7 @@ public final class RetryAfter {
         }
         try {
             long seconds = Long.parseLong(header.trim());
-            return seconds < 0 ? null : Duration.ofSeconds(seconds);
+            return seconds < 0 ? null : Duration.ofSeconds(Math.min(seconds, MAX.toSeconds()));
         } catch (NumberFormatException notSeconds) {
             return null;
         }

@@ -99,6 +99,14 @@ public final class WatchMachine<T> {
         for (String undecodable : page.undecodable()) {
             events.add(failure(ErrorKind.DECODE_FAILED, 0, "skipped an object that cannot be decoded: " + undecodable));
         }
+        if (!page.isLast() && page.continueToken().equals(continueToken)) {
+            // Following the same token again would page for ever, without a failure to slow it down.
+            WatchError error = new WatchError(ErrorKind.INITIAL_LIST_FAILED, 0, "the list of " + describe()
+                    + " answered a continue token with the same token, so it would never end; relisting",
+                    clock.instant());
+            events.add(new WatchEvent.Failure<>(error));
+            return new Step<>(events, new Empty<>(), Step.Outcome.BACK_OFF, error);
+        }
         if (!page.isLast()) {
             return Step.progress(events, new InitPage<>(page.continueToken()));
         }
@@ -191,12 +199,7 @@ public final class WatchMachine<T> {
         }
         if (event instanceof WireEvent.ErrorStatus<T> status) {
             watching.stream().close();
-            WatchError error = new WatchError(ErrorKind.WATCH_ERROR, status.code(),
-                    status.code() == 410
-                            ? "resourceVersion " + watching.resourceVersion() + " of " + describe()
-                                    + " is too old (410 " + status.reason() + "); relisting"
-                            : "the watch of " + describe() + " sent an error " + status.code() + " " + status.reason()
-                                    + ": " + status.message(),
+            WatchError error = new WatchError(ErrorKind.WATCH_ERROR, status.code(), errorMessage(watching, status),
                     clock.instant());
             if (status.code() == 410) {
                 return gone(error);
@@ -210,6 +213,18 @@ public final class WatchMachine<T> {
         return Step.proceed(List.of(failure(ErrorKind.DECODE_FAILED, 0,
                 "skipped an event of " + describe() + " that cannot be decoded: " + undecodable.description())),
                 watching.advancedTo(undecodable.resourceVersion(), watching.initial()));
+    }
+
+    private String errorMessage(Watching<T> watching, WireEvent.ErrorStatus<T> status) {
+        if (status.code() == 410) {
+            return "resourceVersion " + watching.resourceVersion() + " of " + describe() + " is too old (410 "
+                    + status.reason() + "); relisting";
+        }
+        if (status.code() == 0) {
+            return "the watch of " + describe() + " sent an ERROR event without a Status code";
+        }
+        return "the watch of " + describe() + " sent an error " + status.code() + " " + status.reason() + ": "
+                + status.message();
     }
 
     private Step<T> endOfStream(Watching<T> watching) {

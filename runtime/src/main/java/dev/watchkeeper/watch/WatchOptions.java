@@ -3,6 +3,7 @@ package dev.watchkeeper.watch;
 import dev.watchkeeper.settings.InvalidSettingException;
 import java.time.Duration;
 import java.util.Objects;
+import org.springframework.util.unit.DataSize;
 
 /**
  * How a watcher lists and watches.
@@ -14,15 +15,20 @@ import java.util.Objects;
  * @param idleMargin         a watch silent for {@code timeout + idleMargin} is broken; default 5 s
  * @param autoFallbackAfter  in AUTO mode, fall back to list-watch when the initial events have not ended after
  *                           this long; default 10 s
+ * @param maxEventSize       a watch line longer than this breaks the watch instead of being buffered; default 16 MB,
+ *                           about ten times the largest object etcd accepts by default (1.5 MiB)
  */
 public record WatchOptions(int pageSize, Duration timeout, InitialListStrategy initialList,
-        boolean stripManagedFields, Duration idleMargin, Duration autoFallbackAfter) {
+        boolean stripManagedFields, Duration idleMargin, Duration autoFallbackAfter, DataSize maxEventSize) {
+
+    private static final DataSize MIN_EVENT_SIZE = DataSize.ofKilobytes(1);
 
     public WatchOptions {
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(initialList, "initialList");
         Objects.requireNonNull(idleMargin, "idleMargin");
         Objects.requireNonNull(autoFallbackAfter, "autoFallbackAfter");
+        Objects.requireNonNull(maxEventSize, "maxEventSize");
         if (pageSize < 1) {
             throw new InvalidSettingException("pageSize", pageSize, "must be at least 1");
         }
@@ -31,34 +37,46 @@ public record WatchOptions(int pageSize, Duration timeout, InitialListStrategy i
             throw new InvalidSettingException("timeout", timeout, "must be at least 1s");
         }
         InvalidSettingException.requirePositive("autoFallbackAfter", autoFallbackAfter);
+        if (maxEventSize.compareTo(MIN_EVENT_SIZE) < 0) {
+            throw new InvalidSettingException("maxEventSize", maxEventSize, "must be at least 1KB");
+        }
     }
 
     public static WatchOptions defaults() {
         return new WatchOptions(500, Duration.ofSeconds(290), InitialListStrategy.LIST_WATCH, true,
-                Duration.ofSeconds(5), Duration.ofSeconds(10));
+                Duration.ofSeconds(5), Duration.ofSeconds(10), DataSize.ofMegabytes(16));
     }
 
     public WatchOptions withPageSize(int pageSize) {
-        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields, idleMargin, autoFallbackAfter);
+        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields,
+                idleMargin, autoFallbackAfter, maxEventSize);
     }
 
     public WatchOptions withTimeout(Duration timeout) {
-        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields, idleMargin, autoFallbackAfter);
+        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields,
+                idleMargin, autoFallbackAfter, maxEventSize);
     }
 
     public WatchOptions withInitialList(InitialListStrategy initialList) {
-        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields, idleMargin, autoFallbackAfter);
+        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields,
+                idleMargin, autoFallbackAfter, maxEventSize);
     }
 
     public WatchOptions withStripManagedFields(boolean strip) {
-        return new WatchOptions(pageSize, timeout, initialList, strip, idleMargin, autoFallbackAfter);
+        return new WatchOptions(pageSize, timeout, initialList, strip, idleMargin, autoFallbackAfter, maxEventSize);
     }
 
     public WatchOptions withIdleMargin(Duration idleMargin) {
-        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields, idleMargin, autoFallbackAfter);
+        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields,
+                idleMargin, autoFallbackAfter, maxEventSize);
     }
 
     public WatchOptions withAutoFallbackAfter(Duration after) {
-        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields, idleMargin, after);
+        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields, idleMargin, after, maxEventSize);
+    }
+
+    public WatchOptions withMaxEventSize(DataSize size) {
+        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields,
+                idleMargin, autoFallbackAfter, size);
     }
 }

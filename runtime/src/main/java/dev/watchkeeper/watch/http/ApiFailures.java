@@ -5,6 +5,7 @@ import com.google.gson.JsonParser;
 import dev.watchkeeper.backoff.RetryAfter;
 import dev.watchkeeper.watch.ApiFailure;
 import dev.watchkeeper.watch.WatchScope;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
@@ -18,12 +19,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns failed calls into messages a user can act on: what failed, and what to do about it. Never includes
- * request headers (a bearer token) or object contents; a snippet of an unexpected body goes to DEBUG only.
+ * request headers (a bearer token) or object contents; the server's own words pass through {@link Redaction}, and a
+ * snippet of an unexpected body goes to DEBUG only.
  */
 final class ApiFailures {
 
     private static final Logger log = LoggerFactory.getLogger(ApiFailures.class);
-    private static final int SNIPPET = 200;
 
     private ApiFailures() {
     }
@@ -48,6 +49,9 @@ final class ApiFailures {
             case 410 -> "expired: " + (serverMessage == null ? "resourceVersion too old" : serverMessage);
             case 429 -> "too many requests: the server throttles " + verb + " " + display
                     + retryAfterText(response);
+            case 300, 301, 302, 303, 304, 305, 307, 308 -> "redirected to " + location(response) + " (HTTP " + code
+                    + " on " + verb + " " + display + "); an API server does not redirect, so it was not followed:"
+                    + " check the server URL and any proxy in between";
             default -> (code >= 500 ? "server error " : "HTTP ") + code + " on " + verb + " " + display
                     + suffix(serverMessage);
         };
@@ -63,18 +67,37 @@ final class ApiFailures {
             message = "unknown host: " + url.host() + " (" + verb + " " + display + ")";
         } else if (e instanceof SocketTimeoutException || e instanceof InterruptedIOException) {
             message = "timed out talking to " + target + " (" + verb + " " + display + ")";
+        } else if (e.getCause() instanceof EOFException) {
+            message = "the connection to " + target + " closed before a complete answer to " + verb + " " + display;
         } else {
-            message = "cannot reach " + target + " (" + verb + " " + display + "): "
-                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+            message = "cannot reach " + target + " (" + verb + " " + display + "): " + reason(e);
         }
         return new ApiFailure(0, message, null, e);
     }
 
-    static String snippet(String body) {
-        if (body == null) {
-            return "";
-        }
-        return body.length() <= SNIPPET ? body : body.substring(0, SNIPPET) + "…";
+    /** The server answered but its body could not be read: cut off, or not in the encoding its headers say. */
+    static ApiFailure fromUnreadableBody(Response response, IOException e, String verb, String display) {
+        Response network = response.networkResponse();
+        String encoding = network == null ? null : network.header("Content-Encoding");
+        return new ApiFailure(response.code(), "the body of the answer to " + verb + " " + display + " (HTTP "
+                + response.code() + (encoding == null ? "" : ", Content-Encoding " + snippet(encoding))
+                + ") cannot be read: " + reason(e), null, e);
+    }
+
+    /** Text from a server or about its answer, safe to show and log ({@link Redaction}). */
+    static String snippet(String text) {
+        return Redaction.of(text);
+    }
+
+    private static String reason(IOException e) {
+        return e.getMessage() == null ? e.getClass().getSimpleName() : snippet(e.getMessage());
+    }
+
+    /** Where a redirect points, host and port only: its path and query are the proxy's business. */
+    private static String location(Response response) {
+        String location = response.header("Location");
+        HttpUrl target = location == null ? null : response.request().url().resolve(location);
+        return target == null ? "nowhere" : target.host() + ":" + target.port();
     }
 
     private static String plural(String resource) {

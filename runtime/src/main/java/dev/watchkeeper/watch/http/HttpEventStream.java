@@ -9,13 +9,17 @@ import com.google.gson.stream.JsonToken;
 import dev.watchkeeper.watch.EventStream;
 import dev.watchkeeper.watch.WireEvent;
 import io.kubernetes.client.common.KubernetesObject;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.StringReader;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import okhttp3.Response;
 import okio.BufferedSource;
+import org.springframework.util.unit.DataSize;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,22 +27,26 @@ import org.slf4j.LoggerFactory;
  * Reads a watch response line by line and decodes each line into a {@link WireEvent}. The common line, a change
  * with {@code type} before {@code object}, is read in one streaming pass; any other line, or one that fails there, is
  * read as a JSON tree, which explains what is wrong with it. A line that is not JSON breaks the stream
- * ({@link IOException}); a well-formed event that cannot be used becomes {@link WireEvent.Undecodable} and the
- * stream goes on.
+ * ({@link IOException}), and so does a line longer than the limit, which is never buffered whole; a well-formed
+ * event that cannot be used becomes {@link WireEvent.Undecodable} and the stream goes on.
  */
 final class HttpEventStream<T extends KubernetesObject> implements EventStream<T> {
 
     private static final Logger log = LoggerFactory.getLogger(HttpEventStream.class);
     private static final String INITIAL_EVENTS_END = "k8s.io/initial-events-end";
+    private static final long TOO_LONG = -2;
+    private static final Pattern COLUMN = Pattern.compile("at line \\d+ column (\\d+)");
 
     private final Response response;
     private final BufferedSource source;
     private final ObjectDecoder<T> decoder;
     private final Duration idleTimeout;
+    private final DataSize maxLine;
 
-    HttpEventStream(Response response, ObjectDecoder<T> decoder, Duration idleTimeout,
+    HttpEventStream(Response response, ObjectDecoder<T> decoder, Duration idleTimeout, DataSize maxLine,
             Duration deadline) {
         this.idleTimeout = idleTimeout;
+        this.maxLine = maxLine;
         this.response = response;
         this.source = response.body().source();
         this.decoder = decoder;
@@ -59,16 +67,48 @@ final class HttpEventStream<T extends KubernetesObject> implements EventStream<T
         return decode(line);
     }
 
-    /** Reads a line; IO errors are rephrased, since OkHttp's own messages may quote the payload. */
+    /**
+     * Reads a line of at most {@code maxLine} bytes, buffering no more than that; IO errors are rephrased, since
+     * OkHttp's own messages may quote the payload.
+     */
     private String readLine() throws IOException {
+        long limit = maxLine.toBytes();
+        long newline;
         try {
-            return source.readUtf8Line();
+            newline = source.indexOf((byte) '\n', 0, limit + 1);
+            if (newline < 0 && source.request(limit + 1)) {
+                newline = TOO_LONG;
+            }
         } catch (InterruptedIOException e) {
             throw new IOException("no data within " + idleTimeout.toSeconds() + "s (idle timeout)"
                     + " or before the initial-events deadline", e);
         } catch (IOException e) {
             throw new IOException("the connection broke mid-stream (" + e.getClass().getSimpleName() + ")", e);
         }
+        if (newline == TOO_LONG) {
+            throw new IOException("the server sent an event line longer than the limit of " + text(maxLine)
+                    + " (watchkeeper.watch.max-event-size)");
+        }
+        try {
+            String line = newline < 0 ? source.readUtf8() : source.readUtf8(newline);
+            if (newline >= 0) {
+                source.skip(1);
+            } else if (line.isEmpty()) {
+                return null;
+            }
+            return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
+        } catch (IOException e) {
+            throw new IOException("the connection broke mid-stream (" + e.getClass().getSimpleName() + ")", e);
+        }
+    }
+
+    /** {@code 16MB}, {@code 512KB} or {@code 1000B}, as the property is written. */
+    private static String text(DataSize size) {
+        long bytes = size.toBytes();
+        if (bytes % DataSize.ofMegabytes(1).toBytes() == 0) {
+            return size.toMegabytes() + "MB";
+        }
+        return bytes % DataSize.ofKilobytes(1).toBytes() == 0 ? size.toKilobytes() + "KB" : bytes + "B";
     }
 
     private WireEvent<T> decode(String line) throws IOException {
@@ -95,7 +135,11 @@ final class HttpEventStream<T extends KubernetesObject> implements EventStream<T
                 return null;
             }
             while (reader.hasNext()) {
-                reader.nextName();
+                String name = reader.nextName();
+                if (name.equals("type") || name.equals("object")) {
+                    // a repeated key: the tree path keeps the last value, as the API server's own JSON does
+                    return null;
+                }
                 reader.skipValue();
             }
             reader.endObject();
@@ -123,7 +167,7 @@ final class HttpEventStream<T extends KubernetesObject> implements EventStream<T
             root = JsonParser.parseString(line);
         } catch (JsonParseException e) {
             log.debug("watch line is not JSON: {}", ApiFailures.snippet(line));
-            throw new IOException("the server sent a line that is not JSON (" + e.getMessage() + ")", e);
+            throw new IOException("the server sent a line that is not JSON (" + whatIsWrong(e) + ")", e);
         }
         if (!root.isJsonObject()) {
             log.debug("watch line is not a JSON object: {}", ApiFailures.snippet(line));
@@ -146,6 +190,16 @@ final class HttpEventStream<T extends KubernetesObject> implements EventStream<T
             default -> new WireEvent.Undecodable<>("an event of unknown type '" + ApiFailures.snippet(type) + "'"
                     + JsonFields.where(object), JsonFields.resourceVersion(object));
         };
+    }
+
+    /**
+     * Where the line stops being JSON; Gson's own message would advise a lenient reader and quote a path into the
+     * object, which may name its data's keys.
+     */
+    private static String whatIsWrong(JsonParseException e) {
+        Matcher at = COLUMN.matcher(String.valueOf(e.getMessage()));
+        String column = at.find() ? " at column " + at.group(1) : "";
+        return (e.getCause() instanceof EOFException ? "it ends early" : "malformed") + column;
     }
 
     private WireEvent<T> change(WireEvent.ChangeType type, JsonElement object) {

@@ -54,6 +54,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
     private final ResourceType<T> type;
     private final WatchScope scope;
     private final WatchOptions options;
+    private final OkHttpClient listClient;
     private final OkHttpClient watchClient;
     private final Gson gson;
     private final ObjectDecoder<T> decoder;
@@ -65,7 +66,10 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         this.type = Objects.requireNonNull(type, "type");
         this.scope = Objects.requireNonNull(scope, "scope");
         this.options = Objects.requireNonNull(options, "options");
-        this.watchClient = client.getHttpClient().newBuilder()
+        // An API server never redirects a list or watch: a redirect is a proxy or a wrong URL, and following it
+        // would take answers (and, to the same host, credentials) somewhere else. It is reported instead.
+        this.listClient = client.getHttpClient().newBuilder().followRedirects(false).build();
+        this.watchClient = listClient.newBuilder()
                 .readTimeout(options.timeout().plus(options.idleMargin()))
                 .build();
         this.gson = client.getJSON().getGson();
@@ -81,7 +85,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         String path = type.group().isEmpty() ? "/api/" + type.version() : "/apis/" + type.group() + "/" + type.version();
         String display = type.apiVersion();
         // Named by its CRD (plural guessed from the kind if need be): a missing CRD is the usual 404 here.
-        String body = execute(client.getHttpClient(), get(path, List.of()), "discover", type.qualifiedName(), display);
+        String body = execute(listClient, get(path, List.of()), "discover", type.qualifiedName(), display);
         try {
             JsonElement list = JsonParser.parseString(body);
             for (JsonElement resource : list.getAsJsonObject().getAsJsonArray("resources")) {
@@ -111,7 +115,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         addIfPresent(query, "continue", continueToken);
         addSelectors(query);
         String display = resource.toString();
-        String body = execute(client.getHttpClient(), get(resource.collectionPath(scope.namespace()), query), "list",
+        String body = execute(listClient, get(resource.collectionPath(scope.namespace()), query), "list",
                 resource.qualifiedName(), display);
         return parseList(body, display);
     }
@@ -140,14 +144,12 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         if (!response.isSuccessful()) {
             String body;
             try (response) {
-                body = readQuietly(response);
-            } catch (IOException e) {
-                throw ApiFailures.fromException(e, call.request().url(), "watch", display);
+                body = read(response, "watch", display);
             }
             throw ApiFailures.fromResponse(response, body, "watch", resource.qualifiedName(), display, scope, custom);
         }
         return new HttpEventStream<>(response, decoder, options.timeout().plus(options.idleMargin()),
-                request.initialEventsDeadline());
+                options.maxEventSize(), request.initialEventsDeadline());
     }
 
     @Override
@@ -173,7 +175,9 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
                     }
                     items.add(object);
                 });
-                return new ListPage<>(items, metadata.resourceVersion(), metadata.continueToken(), List.of());
+                if (metadata.hasItems()) {
+                    return new ListPage<>(items, metadata.resourceVersion(), metadata.continueToken(), List.of());
+                }
             } catch (IOException | RuntimeException failed) {
                 // read again below, item by item, which says what is wrong
             }
@@ -189,15 +193,23 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
                     undecodable.add(decoded.problem());
                 }
             });
+            if (!metadata.hasItems()) {
+                // taken for an empty list, it would empty the store at InitDone
+                throw notAList(display, "no items", body, null);
+            }
             return new ListPage<>(items, metadata.resourceVersion(), metadata.continueToken(), undecodable);
         } catch (IOException | RuntimeException e) {
-            throw new ApiFailure(200, "the list of " + display + " returned a body that is not a Kubernetes list ("
-                    + e.getClass().getSimpleName() + ")", null,
-                    new IOException("unexpected list body: " + ApiFailures.snippet(body), e));
+            throw notAList(display, e.getClass().getSimpleName(), body, e);
         }
     }
 
-    private record ListMetadata(String resourceVersion, String continueToken) {
+    private static ApiFailure notAList(String display, String reason, String body, Exception cause) {
+        return new ApiFailure(200, "the list of " + display + " returned a body that is not a Kubernetes list ("
+                + reason + ")", null, new IOException("unexpected list body: " + ApiFailures.snippet(body), cause));
+    }
+
+    /** {@code hasItems}: whether the body had an {@code items} field (null allowed); a body without one is no list. */
+    private record ListMetadata(String resourceVersion, String continueToken, boolean hasItems) {
     }
 
     /** Reads one item at the reader's position. */
@@ -209,6 +221,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
     private static ListMetadata walkList(JsonReader reader, ItemReader items) throws IOException {
         String resourceVersion = null;
         String continueToken = null;
+        boolean hasItems = false;
         reader.beginObject();
         while (reader.hasNext()) {
             switch (reader.nextName()) {
@@ -218,6 +231,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
                     continueToken = JsonFields.string(metadata, "continue");
                 }
                 case "items" -> {
+                    hasItems = true;
                     if (reader.peek() == JsonToken.NULL) {
                         reader.nextNull();
                         continue;
@@ -232,7 +246,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
             }
         }
         reader.endObject();
-        return new ListMetadata(resourceVersion, continueToken);
+        return new ListMetadata(resourceVersion, continueToken, hasItems);
     }
 
     private String execute(OkHttpClient http, Request request, String verb, String resource, String display)
@@ -240,7 +254,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         Call call = http.newCall(request);
         inFlight = call;
         try (Response response = send(call)) {
-            String body = readQuietly(response);
+            String body = read(response, verb, display);
             if (!response.isSuccessful()) {
                 throw ApiFailures.fromResponse(response, body, verb, resource, display, scope, custom);
             }
@@ -271,9 +285,14 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         }
     }
 
-    private static String readQuietly(Response response) throws IOException {
+    /** The body; failing to read it once the server has answered is not failing to reach the server. */
+    private static String read(Response response, String verb, String display) throws ApiFailure {
         ResponseBody body = response.body();
-        return body == null ? "" : body.string();
+        try {
+            return body == null ? "" : body.string();
+        } catch (IOException e) {
+            throw ApiFailures.fromUnreadableBody(response, e, verb, display);
+        }
     }
 
     private Request get(String path, List<Pair> query) throws ApiFailure {

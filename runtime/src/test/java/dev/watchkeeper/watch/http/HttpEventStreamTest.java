@@ -21,6 +21,7 @@ import okhttp3.Request;
 import okhttp3.Response;
 import okhttp3.ResponseBody;
 import org.junit.jupiter.api.Test;
+import org.springframework.util.unit.DataSize;
 
 class HttpEventStreamTest {
 
@@ -113,6 +114,45 @@ class HttpEventStreamTest {
         assertThat(streamError()).hasMessageContaining("not JSON");
     }
 
+    @Test
+    void aLineLongerThanTheLimitBreaksTheStreamNamingTheLimit() throws IOException {
+        String event = line("ADDED", CONFIG_MAP);
+        DataSize limit = DataSize.ofBytes(event.length() + 1);
+        try (HttpEventStream<V1ConfigMap> stream = stream(V1ConfigMap.class, limit,
+                event + "\r\n" + event + "\n" + event + "  \n")) {
+            assertThat(stream.next()).as("exactly at the limit, CRLF").isInstanceOf(WireEvent.Change.class);
+            assertThat(stream.next()).as("under the limit").isInstanceOf(WireEvent.Change.class);
+            assertThatThrownBy(stream::next).isInstanceOf(IOException.class).hasMessage("the server sent an event "
+                    + "line longer than the limit of " + limit.toBytes() + "B (watchkeeper.watch.max-event-size)");
+        }
+        try (HttpEventStream<V1ConfigMap> stream = stream(V1ConfigMap.class, DataSize.ofKilobytes(1),
+                "x".repeat(4096))) {
+            assertThatThrownBy(stream::next).hasMessageContaining("longer than the limit of 1KB");
+        }
+    }
+
+    @Test
+    void aLastLineWithoutNewlineIsRead() throws IOException {
+        try (HttpEventStream<V1ConfigMap> stream = stream(V1ConfigMap.class, DataSize.ofMegabytes(1),
+                line("ADDED", CONFIG_MAP))) {
+            assertThat(stream.next()).isInstanceOf(WireEvent.Change.class);
+            assertThat(stream.next()).isNull();
+        }
+    }
+
+    @Test
+    void aRepeatedTypeOrObjectKeyCountsOnceWithItsLastValueAsTheApiServersJsonDoes() throws IOException {
+        String newer = CONFIG_MAP.replace("\"resourceVersion\":\"7\"", "\"resourceVersion\":\"8\"");
+        List<WireEvent<V1ConfigMap>> events = events(V1ConfigMap.class,
+                "{\"type\":\"ADDED\",\"object\":" + CONFIG_MAP + ",\"type\":\"DELETED\"}",
+                "{\"type\":\"ADDED\",\"object\":" + CONFIG_MAP + ",\"object\":" + newer + "}");
+
+        assertThat(events).extracting(event -> ((WireEvent.Change<V1ConfigMap>) event).type())
+                .containsExactly(WireEvent.ChangeType.DELETED, WireEvent.ChangeType.ADDED);
+        assertThat(events).extracting(event -> ((WireEvent.Change<V1ConfigMap>) event).resourceVersion())
+                .containsExactly("7", "8");
+    }
+
     private IOException streamError() {
         try (HttpEventStream<V1ConfigMap> stream = stream(V1ConfigMap.class, line("ADDED", CONFIG_MAP) + " trailing")) {
             stream.next();
@@ -150,12 +190,17 @@ class HttpEventStreamTest {
 
     private static <T extends io.kubernetes.client.common.KubernetesObject> HttpEventStream<T> stream(Class<T> type,
             String... lines) {
-        String body = String.join("\n", lines) + "\n";
+        return stream(type, DataSize.ofMegabytes(16), String.join("\n", lines) + "\n");
+    }
+
+    private static <T extends io.kubernetes.client.common.KubernetesObject> HttpEventStream<T> stream(Class<T> type,
+            DataSize maxLine, String body) {
         Response response = new Response.Builder()
                 .request(new Request.Builder().url("http://localhost/api/v1/configmaps?watch=true").build())
                 .protocol(Protocol.HTTP_1_1).code(200).message("OK")
                 .body(ResponseBody.create(body.getBytes(StandardCharsets.UTF_8), MediaType.get("application/json")))
                 .build();
-        return new HttpEventStream<>(response, new ObjectDecoder<>(CLIENT, type), Duration.ofSeconds(5), null);
+        return new HttpEventStream<>(response, new ObjectDecoder<>(CLIENT, type), Duration.ofSeconds(5), maxLine,
+                null);
     }
 }
