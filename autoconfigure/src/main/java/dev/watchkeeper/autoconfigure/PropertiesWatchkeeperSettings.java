@@ -45,7 +45,8 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
                 .withTimeout(pick(o.timeout(), global.timeout()))
                 .withInitialList(pick(o.initialList(), global.initialList()))
                 .withStripManagedFields(pick(o.stripManagedFields(), global.stripManagedFields()))
-                .withAutoFallbackAfter(pick(o.autoFallbackAfter(), global.autoFallbackAfter())));
+                .withAutoFallbackAfter(pick(o.autoFallbackAfter(), global.autoFallbackAfter()))
+                .withMaxEventSize(pick(o.maxEventSize(), global.maxEventSize())));
     }
 
     @Override
