@@ -3,6 +3,7 @@ package dev.watchkeeper.autoconfigure;
 import dev.watchkeeper.reconcile.ReconcileLoop;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.watch.Watcher;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -35,11 +36,24 @@ class OverrideNamesCheck implements SmartLifecycle {
     public void start() {
         Set<String> watchers = new TreeSet<>();
         registry.watchers().stream().map(Watcher::name).forEach(watchers::add);
-        PropertyWatcher.declaredIn(properties).forEach(declared -> watchers.add(declared.name()));
-        properties.watchers().entrySet().stream().filter(entry -> !entry.getValue().declaresWatcher())
-                .map(Map.Entry::getKey)
-                .forEach(name -> check("watchkeeper.watchers", name, "watcher", watchers,
-                        known -> !registry.watchersNamed(known).isEmpty()));
+        Map<String, String> groupOfMember = new HashMap<>();
+        for (PropertyWatcher declared : PropertyWatcher.declaredIn(properties)) {
+            watchers.add(declared.name());
+            if (declared.grouped()) {
+                declared.declarations().forEach(member -> groupOfMember.put(member.name(), declared.name()));
+            }
+        }
+        for (String name : properties.watchers().entrySet().stream()
+                .filter(entry -> !entry.getValue().declaresWatcher()).map(Map.Entry::getKey).toList()) {
+            String group = groupOfMember.get(name);
+            if (group != null) {
+                PropertyKeys.Written written = written("watchkeeper.watchers", name);
+                throw WatchkeeperPropertyException.invalid(written.key(), written.value(), "'" + name
+                        + "' is a member of the namespace group '" + group + "', which takes the group's settings;"
+                        + " set it under " + PropertyLayers.entry("watchkeeper.watchers", group) + " instead");
+            }
+            check("watchkeeper.watchers", name, "watcher", watchers, known -> !registry.watchersNamed(known).isEmpty());
+        }
         Set<String> reconcilers = new TreeSet<>();
         registry.reconcilers().stream().map(ReconcileLoop::name).forEach(reconcilers::add);
         properties.reconcilers().keySet().forEach(name -> check("watchkeeper.reconcilers", name, "reconciler",
@@ -51,12 +65,17 @@ class OverrideNamesCheck implements SmartLifecycle {
         if (exists.test(name)) {
             return;
         }
+        PropertyKeys.Written written = written(map, name);
+        throw WatchkeeperPropertyException.unknownName(written.key(), written.value(), what, name, known);
+    }
+
+    /** The first property written under {@code map}'s entry {@code name}, as the user wrote it. */
+    private PropertyKeys.Written written(String map, String name) {
         String entry = PropertyLayers.entry(map, name);
         ConfigurationPropertyName prefix = ConfigurationPropertyName.adapt(entry, '.');
-        PropertyKeys.Written written = PropertyKeys.written(environment).stream()
+        return PropertyKeys.written(environment).stream()
                 .filter(candidate -> prefix.isAncestorOf(candidate.name())).findFirst()
                 .orElse(new PropertyKeys.Written(entry, prefix, null));
-        throw WatchkeeperPropertyException.unknownName(written.key(), written.value(), what, name, known);
     }
 
     @Override

@@ -261,6 +261,17 @@ class WatchkeeperAutoConfigurationTests {
     }
 
     @Test
+    void anOverrideOfANamespaceGroupMemberFailsStartUpPointingAtTheGroup() {
+        runner.withPropertyValues("watchkeeper.watchers.teams.resource=v1/configmaps",
+                "watchkeeper.watchers.teams.namespaces=a,b",
+                "watchkeeper.watchers[teams@a].backoff.multiplier=3")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("watchkeeper.watchers[teams@a].backoff.multiplier")
+                        .hasMessageContaining("member of the namespace group 'teams'")
+                        .hasMessageContaining("watchkeeper.watchers.teams"));
+    }
+
+    @Test
     void aWatcherDeclaredInPropertiesIsNoOverrideAndTakesItsOwn() {
         runner.withPropertyValues("watchkeeper.watchers.app.resource=v1/configmaps",
                 "watchkeeper.watchers.app.backoff.multiplier=3")
