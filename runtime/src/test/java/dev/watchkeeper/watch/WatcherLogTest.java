@@ -8,21 +8,18 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.reconcile.ManualTime;
 import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.resource.ResourceType;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -181,35 +178,20 @@ class WatcherLogTest {
         }
     }
 
-    /** Virtual time: a wait returns at once and moves the clock by its delay. */
+    /** Virtual time on a {@link ManualTime}: a wait returns at once and moves the clock by its delay. */
     private static final class SkippingTime implements TimeSource {
 
-        private final AtomicReference<Instant> now = new AtomicReference<>(Instant.parse("2025-01-01T00:00:00Z"));
+        private final ManualTime time = new ManualTime();
 
         @Override
         public Clock clock() {
-            return new Clock() {
-                @Override
-                public ZoneId getZone() {
-                    return ZoneOffset.UTC;
-                }
-
-                @Override
-                public Clock withZone(ZoneId zone) {
-                    return this;
-                }
-
-                @Override
-                public Instant instant() {
-                    return now.get();
-                }
-            };
+            return time.clock();
         }
 
         @Override
         public void await(Object monitor, Duration delay, BooleanSupplier wake) {
             if (!wake.getAsBoolean()) {
-                now.updateAndGet(instant -> instant.plus(delay));
+                time.advance(delay);
             }
         }
     }
