@@ -1,8 +1,6 @@
 package dev.watchkeeper.test.apiserver;
 
 import com.google.gson.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -10,7 +8,7 @@ import java.net.http.HttpResponse;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-class CustomResourceDefinitionTest {
+class CustomResourceDefinitionTest extends InMemoryServerTest {
 
     private static final String WIDGETS = "/apis/example.com/v1/namespaces/default/widgets";
     private static final String CRD = """
@@ -21,20 +19,6 @@ class CustomResourceDefinitionTest {
                      "versions":[{"name":"v1","served":true,"storage":true,"subresources":{"status":{}},
                                   "schema":{"openAPIV3Schema":{"type":"object"}}},
                                  {"name":"v2","served":false,"storage":false}]}}""";
-
-    private InMemoryApiServer server;
-    private RawHttp http;
-
-    @BeforeEach
-    void start() {
-        server = new InMemoryApiServer().start();
-        http = new RawHttp(server);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
 
     @Test
     void customResourceIsServedOnlyWhileItsDefinitionExists() {

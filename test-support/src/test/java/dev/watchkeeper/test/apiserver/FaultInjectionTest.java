@@ -3,8 +3,6 @@ package dev.watchkeeper.test.apiserver;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.UncheckedIOException;
@@ -15,23 +13,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-class FaultInjectionTest {
+class FaultInjectionTest extends InMemoryServerTest {
 
     private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
-
-    private InMemoryApiServer server;
-    private RawHttp http;
-
-    @BeforeEach
-    void start() {
-        server = new InMemoryApiServer().start();
-        http = new RawHttp(server);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
 
     @Test
     void outageAnswers503UntilItEnds() {

@@ -2,8 +2,6 @@ package dev.watchkeeper.test.apiserver;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -13,24 +11,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /** Deletion with finalizers and the garbage collector, over HTTP, as a real kube-apiserver v1.37 answers. */
-class FinalizerAndGarbageCollectionTest {
+class FinalizerAndGarbageCollectionTest extends InMemoryServerTest {
 
     private static final String CONFIGMAPS = "/api/v1/namespaces/default/configmaps";
     private static final Duration CONVERGED = Duration.ofMillis(900);
-
-    private InMemoryApiServer server;
-    private RawHttp http;
-
-    @BeforeEach
-    void start() {
-        server = new InMemoryApiServer().start();
-        http = new RawHttp(server);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
 
     @Test
     void deleteWithAFinalizerMarksTheObjectUntilTheLastFinalizerIsRemoved() {

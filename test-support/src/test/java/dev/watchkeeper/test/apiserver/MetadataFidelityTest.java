@@ -1,8 +1,6 @@
 package dev.watchkeeper.test.apiserver;
 
 import com.google.gson.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpClient;
@@ -14,21 +12,7 @@ import java.time.Duration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Generation, omitted empty fields, PodTemplates and Table lists, as a real kube-apiserver v1.37 answers. */
-class MetadataFidelityTest {
-
-    private InMemoryApiServer server;
-    private RawHttp http;
-
-    @BeforeEach
-    void start() {
-        server = new InMemoryApiServer().start();
-        http = new RawHttp(server);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
+class MetadataFidelityTest extends InMemoryServerTest {
 
     @Test
     void emptyMetadataMapsAndListsAreNotStored() {

@@ -4,8 +4,6 @@ import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.net.http.HttpResponse;
@@ -14,24 +12,10 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Server-side apply and managedFields over HTTP; every expected body was first read from a real kube-apiserver v1.37. */
-class ServerSideApplyTest {
+class ServerSideApplyTest extends InMemoryServerTest {
 
     private static final String X = "/api/v1/namespaces/default/configmaps/x";
     private static final String APPLY = "application/apply-patch+yaml";
-
-    private InMemoryApiServer server;
-    private RawHttp http;
-
-    @BeforeEach
-    void start() {
-        server = new InMemoryApiServer().start();
-        http = new RawHttp(server);
-    }
-
-    @AfterEach
-    void stop() {
-        server.close();
-    }
 
     @Test
     void applyCreatesTheObjectAndRecordsTheApplierFields() {
