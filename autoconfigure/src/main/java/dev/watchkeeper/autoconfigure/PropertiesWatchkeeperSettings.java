@@ -13,7 +13,8 @@ import org.springframework.retry.backoff.BackOffPolicy;
 /**
  * {@link WatchkeeperSettings} from {@code watchkeeper.*} properties: global values, overridden per watcher
  * ({@code watchkeeper.watchers.<name>.*}) and per reconciler ({@code watchkeeper.reconcilers.<name>.*}); a
- * per-reconciler {@code concurrency} also overrides the annotation's. User {@link BackOffPolicy} beans, when given,
+ * per-reconciler {@code concurrency} or {@code debounce} also overrides the annotation's, and the annotation's
+ * {@code debounce} overrides the global one. User {@link BackOffPolicy} beans, when given,
  * replace the property-built policies. The runtime's records check the values; a refused one fails with a
  * {@link WatchkeeperPropertyException} naming the property it came from ({@link PropertyLayers}).
  */
@@ -66,10 +67,11 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
     }
 
     @Override
-    public ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency) {
+    public ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency,
+            Duration annotationDebounce) {
         WatchkeeperProperties.Reconcile global = properties.reconcile();
         ReconcilerProperties own = reconcilerName == null ? null : properties.reconcilers().get(reconcilerName);
-        ReconcilerProperties o = own != null ? own : new ReconcilerProperties(null, null, null);
+        ReconcilerProperties o = own != null ? own : ReconcilerProperties.NONE;
         PropertyLayers layers = PropertyLayers.of("watchkeeper.reconcile", global);
         if (own != null) {
             layers = layers.over(PropertyLayers.entry("watchkeeper.reconcilers", reconcilerName), own);
@@ -77,7 +79,8 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
         ReconcilerSettings settings = layers.build(() -> ReconcilerSettings.defaults()
                 .withConcurrency(pick(o.concurrency(), annotationConcurrency))
                 .withShutdownGrace(global.shutdownGrace())
-                .withResyncPeriod(pick(o.resyncPeriod(), global.resyncPeriod())));
+                .withResyncPeriod(pick(o.resyncPeriod(), global.resyncPeriod()))
+                .withDebounce(pick(o.debounce(), pick(annotationDebounce, global.debounce()))));
         return reconcilePolicy != null
                 ? settings.withBackOffPolicy(reconcilePolicy)
                 : settings.withBackOff(reconcileBackOff(reconcilerName, o.backoff()));
@@ -112,12 +115,12 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
     private void validate() {
         watchOptions(null);
         watcherBackOff(null);
-        reconciler(null, 1);
+        reconciler(null, 1, null);
         properties.watchers().keySet().forEach(name -> {
             watchOptions(name);
             watcherBackOff(name);
         });
-        properties.reconcilers().keySet().forEach(name -> reconciler(name, 1));
+        properties.reconcilers().keySet().forEach(name -> reconciler(name, 1, null));
     }
 
     private static <V> V pick(V override, V fallback) {

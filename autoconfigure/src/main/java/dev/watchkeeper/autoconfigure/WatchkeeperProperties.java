@@ -123,9 +123,11 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param backoff       Per-object retry delays after a reconcile throws
      * @param shutdownGrace How long in-flight reconciles may finish when the application stops
      * @param resyncPeriod  Re-enqueue every object this often (±10 % jitter) to correct drift; 0 = off
+     * @param debounce      How long an object changed by a watch event waits before it is reconciled, counted from the
+     *                      first event of a burst, for reconcilers whose annotation sets none; 0 = off
      */
     public record Reconcile(@DefaultValue ReconcileBackoff backoff, @DefaultValue("30s") Duration shutdownGrace,
-            @DefaultValue("10h") Duration resyncPeriod) {
+            @DefaultValue("10h") Duration resyncPeriod, @DefaultValue("0s") Duration debounce) {
     }
 
     /**
@@ -193,8 +195,13 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param concurrency  Reconciles that may run at once (overrides the annotation's {@code concurrency})
      * @param backoff      Per-object backoff overrides
      * @param resyncPeriod Periodic resync for this reconciler; 0 = off
+     * @param debounce     Debounce of this reconciler (overrides the annotation's {@code debounce}); 0 = off
      */
-    public record ReconcilerProperties(Integer concurrency, BackoffOverrides backoff, Duration resyncPeriod) {
+    public record ReconcilerProperties(Integer concurrency, BackoffOverrides backoff, Duration resyncPeriod,
+            Duration debounce) {
+
+        /** No overrides. */
+        static final ReconcilerProperties NONE = new ReconcilerProperties(null, null, null, null);
     }
 
     /**

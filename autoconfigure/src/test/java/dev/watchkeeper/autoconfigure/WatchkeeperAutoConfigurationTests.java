@@ -101,12 +101,41 @@ class WatchkeeperAutoConfigurationTests {
                     assertThat(options.timeout()).isEqualTo(Duration.ofSeconds(60));
                     assertThat(options.initialList()).isEqualTo(InitialListStrategy.AUTO);
                     assertThat(options.autoFallbackAfter()).isEqualTo(Duration.ofSeconds(3));
-                    assertThat(settings.reconciler("gen", 1).concurrency()).as("property beats annotation")
+                    assertThat(settings.reconciler("gen", 1, null).concurrency()).as("property beats annotation")
                             .isEqualTo(4);
-                    assertThat(settings.reconciler("gen", 1).resyncPeriod()).isZero();
-                    assertThat(settings.reconciler("other", 2).concurrency()).isEqualTo(2);
-                    assertThat(settings.reconciler("other", 2).shutdownGrace()).isEqualTo(Duration.ofSeconds(5));
+                    assertThat(settings.reconciler("gen", 1, null).resyncPeriod()).isZero();
+                    assertThat(settings.reconciler("other", 2, null).concurrency()).isEqualTo(2);
+                    assertThat(settings.reconciler("other", 2, null).shutdownGrace()).isEqualTo(Duration.ofSeconds(5));
                 });
+    }
+
+    @Test
+    void debounceComesFromTheReconcilersPropertyElseItsAnnotationElseTheGlobalProperty() {
+        runner.withUserConfiguration(Declared.class).withPropertyValues(
+                "watchkeeper.reconcile.debounce=2s",
+                "watchkeeper.reconcilers.gen.debounce=500ms")
+                .run(context -> {
+                    WatchkeeperSettings settings = context.getBean(WatchkeeperSettings.class);
+                    assertThat(settings.reconciler("gen", 1, Duration.ofSeconds(9)).debounce())
+                            .isEqualTo(Duration.ofMillis(500));
+                    assertThat(settings.reconciler("other", 1, Duration.ofSeconds(9)).debounce())
+                            .isEqualTo(Duration.ofSeconds(9));
+                    assertThat(settings.reconciler("other", 1, null).debounce()).isEqualTo(Duration.ofSeconds(2));
+                });
+        runner.run(context -> assertThat(context.getBean(WatchkeeperSettings.class).reconciler("x", 1, null)
+                .debounce()).as("off by default").isZero());
+    }
+
+    @Test
+    void aNegativeDebounceFailsStartUpNamingTheProperty() {
+        runner.withUserConfiguration(Declared.class).withPropertyValues("watchkeeper.reconcilers.gen.debounce=-1s")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("watchkeeper.reconcilers.gen.debounce")
+                        .hasMessageContaining("must not be negative"));
+        runner.withPropertyValues("watchkeeper.reconcile.debounce=-5ms")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("watchkeeper.reconcile.debounce")
+                        .hasMessageContaining("must not be negative"));
     }
 
     @Test
@@ -115,7 +144,7 @@ class WatchkeeperAutoConfigurationTests {
             WatchkeeperSettings settings = context.getBean(WatchkeeperSettings.class);
             assertThat(settings.watcherBackOff("x")).isEqualTo(BackOffSettings.clientGo());
             assertThat(settings.watchOptions("x")).isEqualTo(WatchOptions.defaults());
-            assertThat(settings.reconciler("x", 1).resyncPeriod()).isEqualTo(Duration.ofHours(10));
+            assertThat(settings.reconciler("x", 1, null).resyncPeriod()).isEqualTo(Duration.ofHours(10));
         });
     }
 

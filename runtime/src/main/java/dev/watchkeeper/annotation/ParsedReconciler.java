@@ -3,6 +3,7 @@ package dev.watchkeeper.annotation;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,10 +20,11 @@ import java.util.List;
  * @param primary      the primary watcher (scope and selectors resolved)
  * @param owned        the watchers of {@code owns}, in the primary's namespace
  * @param watched      the watchers of {@code watches}, in the primary's namespace
+ * @param debounce     the {@code debounce} attribute, or {@code null} when it is empty
  */
 public record ParsedReconciler(String beanName, Method method, Reconciler annotation, String name,
         Class<? extends KubernetesObject> primaryType, boolean takesContext, WatcherDeclaration<?> primary,
-        List<WatcherDeclaration<?>> owned, List<WatcherDeclaration<?>> watched) {
+        List<WatcherDeclaration<?>> owned, List<WatcherDeclaration<?>> watched, Duration debounce) {
 
     public ParsedReconciler {
         owned = List.copyOf(owned);

@@ -63,6 +63,14 @@ public @interface Reconciler {
     /** The most reconciles at once; properties may override it. */
     int concurrency() default 1;
 
+    /**
+     * How long a key changed by a watch event waits before it is reconciled, counted from the first event of a burst,
+     * so a burst of changes makes one reconcile (e.g. {@code 500ms}, {@code 2s}, ISO-8601 {@code PT2S}, or a
+     * {@code ${...}} placeholder). Empty = {@code watchkeeper.reconcile.debounce} (default off); the property
+     * {@code watchkeeper.reconcilers.<name>.debounce} overrides it. Requeues and retries are not delayed.
+     */
+    String debounce() default "";
+
     /** Which primary changes start a reconcile; several = any of them. */
     Trigger[] triggerOn() default Trigger.ALL;
 

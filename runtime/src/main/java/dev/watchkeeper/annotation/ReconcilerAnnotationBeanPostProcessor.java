@@ -122,7 +122,7 @@ public class ReconcilerAnnotationBeanPostProcessor
                 : beanFactory.getBean(AnnotatedMethods.resolve(environment::resolvePlaceholders, annotation.filter()),
                         TriggerFilter.class);
         return new ReconcilerDeclaration(parsed.name(), parsed.primary(), secondaries, found.function(),
-                annotation.concurrency(), Set.of(annotation.triggerOn()), filter, parsed.source());
+                annotation.concurrency(), Set.of(annotation.triggerOn()), filter, parsed.source(), parsed.debounce());
     }
 
     /** The one {@code SecondaryMapper<S>} bean for {@code type}, among the named ones when names are given. */

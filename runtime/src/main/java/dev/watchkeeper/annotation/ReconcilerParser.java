@@ -6,10 +6,12 @@ import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.watch.WatchScope;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
 
 /**
  * The one parser of {@link Reconciler @Reconciler}: checks each method's signature and resolves its attributes
@@ -67,10 +69,28 @@ public final class ReconcilerParser {
                             AnnotatedMethods.resolve(resolver, annotation.fieldSelector())));
             return new ParsedReconciler(beanName, method, annotation, name, primaryType,
                     method.getParameterCount() == 2, primary, secondaries(annotation.owns(), namespace),
-                    secondaries(annotation.watches(), namespace));
+                    secondaries(annotation.watches(), namespace),
+                    debounce(AnnotatedMethods.resolve(resolver, annotation.debounce())));
         } catch (IllegalArgumentException e) {
             throw AnnotatedMethods.invalid(Reconciler.class, beanName, method, e.getMessage());
         }
+    }
+
+    /** {@code 500ms}, {@code 2s} or {@code PT2S}; {@code null} when empty. */
+    private static Duration debounce(String value) {
+        if (value.isEmpty()) {
+            return null;
+        }
+        Duration debounce;
+        try {
+            debounce = DurationFormatterUtils.detectAndParse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("debounce '" + value + "' is not a duration such as 500ms, 2s or PT2S");
+        }
+        if (debounce.isNegative()) {
+            throw new IllegalArgumentException("debounce must not be negative, was " + value);
+        }
+        return debounce;
     }
 
     /** {@code a=b} and {@code shard=1} → {@code a=b,shard=1}; empty parts are left out. */

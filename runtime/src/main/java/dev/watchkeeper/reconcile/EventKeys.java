@@ -5,6 +5,7 @@ import dev.watchkeeper.store.Store;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.WatchEventListener;
 import io.kubernetes.client.common.KubernetesObject;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,6 +13,11 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * Turns a controller's watch events into queued keys: primary changes through the trigger filter, secondary changes
  * through their mappers (docs/semantics.md §10). Deletes and relists forget the keys of vanished primaries.
+ *
+ * <p>With a debounce, a key an event enqueues is due that long after the event. The queue keeps the earliest due
+ * time of a queued key, so later events of a burst do not push it back: a fixed window from the burst's first
+ * event, and an object that changes without pause is still reconciled once per window. The initial enqueue and
+ * resyncs ({@link #enqueueAll}) are not delayed.
  *
  * <p>A trigger filter compares an object with the version this controller last let through or skipped; the store
  * holds only the newest version, so that memory lives here, and only while a filter is set.
@@ -22,14 +28,17 @@ final class EventKeys<T extends KubernetesObject> {
     private final WorkQueue<ObjectKey> queue;
     private final FailureLedger ledger;
     private final TriggerFilter<T> filter;
+    private final Duration debounce;
     private final Map<ObjectKey, T> lastSeen = new ConcurrentHashMap<>();
 
-    /** {@code filter}: {@code null} to reconcile every change. */
-    EventKeys(Store<T> primaries, WorkQueue<ObjectKey> queue, FailureLedger ledger, TriggerFilter<T> filter) {
+    /** {@code filter}: {@code null} to reconcile every change; {@code debounce}: zero for none. */
+    EventKeys(Store<T> primaries, WorkQueue<ObjectKey> queue, FailureLedger ledger, TriggerFilter<T> filter,
+            Duration debounce) {
         this.primaries = primaries;
         this.queue = queue;
         this.ledger = ledger;
         this.filter = filter;
+        this.debounce = debounce;
     }
 
     /** Handles an event of the primary watcher. */
@@ -56,7 +65,7 @@ final class EventKeys<T extends KubernetesObject> {
             if (object != null) {
                 Collection<ObjectKey> keys = mapper.map(object);
                 if (keys != null) {
-                    keys.forEach(queue::add);
+                    keys.forEach(key -> queue.add(key, debounce));
                 }
             }
         };
@@ -89,6 +98,6 @@ final class EventKeys<T extends KubernetesObject> {
                 return;
             }
         }
-        queue.add(key);
+        queue.add(key, debounce);
     }
 }

@@ -93,7 +93,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         TriggerFilter<T> fromTriggers = settings.triggerFilter();
         TriggerFilter<T> filter = fromTriggers == null ? builder.filter
                 : builder.filter == null ? fromTriggers : fromTriggers.or(builder.filter);
-        this.eventKeys = new EventKeys<>(primary.store(), queue, ledger, filter);
+        this.eventKeys = new EventKeys<>(primary.store(), queue, ledger, filter, settings.debounce());
         this.reconciliation = new Reconciliation<>(name, primary, builder.reconciler, Map.copyOf(stores),
                 builder.apiClient, builder.observer, List.copyOf(builder.listeners), time,
                 queue, ledger, eventKeys);
@@ -292,6 +292,11 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     public int queueDepth() {
         Instant resyncDue = queue.dueAt(RESYNC);
         return queue.depth() - (resyncDue != null && !resyncDue.isAfter(time.clock().instant()) ? 1 : 0);
+    }
+
+    /** The queue, for tests that wait until nothing due is left in it. */
+    WorkQueue<ObjectKey> queue() {
+        return queue;
     }
 
     /** How many keys are failing; O(1), for gauges. */

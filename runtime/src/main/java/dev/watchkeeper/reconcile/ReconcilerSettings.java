@@ -25,9 +25,12 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * @param resyncPeriod  how often every primary object is reconciled anyway (±10 % jitter); default 10 h,
  *                      {@link Duration#ZERO} = never
  * @param triggers      which primary changes enqueue; default {@link Trigger#ALL}
+ * @param debounce      how long a key changed by a watch event waits before it is reconciled, counted from the first
+ *                      event of a burst, so the burst makes one reconcile; requeues, retries and resyncs are not
+ *                      delayed; default {@link Duration#ZERO} = off
  */
 public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, Duration shutdownGrace,
-        Duration resyncPeriod, Set<Trigger> triggers) {
+        Duration resyncPeriod, Set<Trigger> triggers, Duration debounce) {
 
     public ReconcilerSettings {
         if (concurrency < 1) {
@@ -38,12 +41,14 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
         Objects.requireNonNull(resyncPeriod, "resyncPeriod");
         InvalidSettingException.requireNotNegative("shutdownGrace", shutdownGrace);
         InvalidSettingException.requireNotNegative("resyncPeriod", resyncPeriod);
+        Objects.requireNonNull(debounce, "debounce");
+        InvalidSettingException.requireNotNegative("debounce", debounce);
         triggers = triggers == null || triggers.isEmpty() ? Set.of(Trigger.ALL) : Set.copyOf(triggers);
     }
 
     public static ReconcilerSettings defaults() {
         return new ReconcilerSettings(1, defaultBackOffPolicy(), Duration.ofSeconds(30), Duration.ofHours(10),
-                Set.of(Trigger.ALL));
+                Set.of(Trigger.ALL), Duration.ZERO);
     }
 
     /** client-go's per-item exponential failure rate limiter: 5 ms × 2ⁿ, capped at 1000 s, no jitter. */
@@ -52,11 +57,11 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     }
 
     public ReconcilerSettings withConcurrency(int concurrency) {
-        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers);
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce);
     }
 
     public ReconcilerSettings withBackOffPolicy(BackOffPolicy policy) {
-        return new ReconcilerSettings(concurrency, policy, shutdownGrace, resyncPeriod, triggers);
+        return new ReconcilerSettings(concurrency, policy, shutdownGrace, resyncPeriod, triggers, debounce);
     }
 
     /**
@@ -70,11 +75,11 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     }
 
     public ReconcilerSettings withShutdownGrace(Duration grace) {
-        return new ReconcilerSettings(concurrency, backOffPolicy, grace, resyncPeriod, triggers);
+        return new ReconcilerSettings(concurrency, backOffPolicy, grace, resyncPeriod, triggers, debounce);
     }
 
     public ReconcilerSettings withResyncPeriod(Duration period) {
-        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, period, triggers);
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, period, triggers, debounce);
     }
 
     public ReconcilerSettings withTriggers(Trigger... triggers) {
@@ -82,7 +87,11 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     }
 
     public ReconcilerSettings withTriggers(Set<Trigger> triggers) {
-        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers);
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce);
+    }
+
+    public ReconcilerSettings withDebounce(Duration debounce) {
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce);
     }
 
     /** The filter the triggers make, or {@code null} when {@link Trigger#ALL} is among them. */

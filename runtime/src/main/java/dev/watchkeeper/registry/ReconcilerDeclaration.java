@@ -4,6 +4,7 @@ import dev.watchkeeper.reconcile.ReconcileFunction;
 import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.reconcile.TriggerFilter;
 import io.kubernetes.client.common.KubernetesObject;
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -26,10 +27,18 @@ import java.util.Set;
  * @param triggers    the declared triggers; settings that set triggers override them
  * @param filter      a trigger filter of the user's, or {@code null}
  * @param source      where it was declared, for messages ({@code bean 'x' method reconcile(...)})
+ * @param debounce    the declared debounce, or {@code null} for the settings' default; settings may override it
  */
 public record ReconcilerDeclaration<T extends KubernetesObject>(String name, WatcherDeclaration<T> primary,
         List<SecondaryDeclaration<?>> secondaries, ReconcileFunction<T> reconciler, int concurrency,
-        Set<Trigger> triggers, TriggerFilter<T> filter, String source) {
+        Set<Trigger> triggers, TriggerFilter<T> filter, String source, Duration debounce) {
+
+    /** A declaration without a debounce of its own. */
+    public ReconcilerDeclaration(String name, WatcherDeclaration<T> primary, List<SecondaryDeclaration<?>> secondaries,
+            ReconcileFunction<T> reconciler, int concurrency, Set<Trigger> triggers, TriggerFilter<T> filter,
+            String source) {
+        this(name, primary, secondaries, reconciler, concurrency, triggers, filter, source, null);
+    }
 
     public ReconcilerDeclaration {
         if (name == null || name.isBlank()) {

@@ -220,7 +220,8 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         String name = declaration.name();
         claim(name, new NameOwner(null, "reconciler " + name + " (" + declaration.source() + ")"));
         Watcher<T> primary = watcher(declaration.primary());
-        ReconcilerSettings settings = services.settings().reconciler(name, declaration.concurrency());
+        ReconcilerSettings settings = services.settings().reconciler(name, declaration.concurrency(),
+                declaration.debounce());
         if (settings.triggers().contains(Trigger.ALL) && !declaration.triggers().contains(Trigger.ALL)) {
             settings = settings.withTriggers(declaration.triggers()); // settings that set triggers win
         }

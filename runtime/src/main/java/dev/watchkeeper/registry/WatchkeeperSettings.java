@@ -3,6 +3,7 @@ package dev.watchkeeper.registry;
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.watch.WatchOptions;
+import java.time.Duration;
 import org.springframework.retry.backoff.BackOffPolicy;
 
 /**
@@ -11,7 +12,8 @@ import org.springframework.retry.backoff.BackOffPolicy;
  *
  * <pre>{@code
  * WatchkeeperSettings settings = new WatchkeeperSettings() {
- *     public ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency) {
+ *     public ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency,
+ *             Duration annotationDebounce) {
  *         return ReconcilerSettings.defaults().withConcurrency(Math.max(4, annotationConcurrency));
  *     }
  * };
@@ -38,11 +40,14 @@ public interface WatchkeeperSettings {
     }
 
     /**
-     * The settings of the reconciler {@code reconcilerName}; {@code annotationConcurrency} is what its annotation
-     * declares, which properties may override.
+     * The settings of the reconciler {@code reconcilerName}; {@code annotationConcurrency} and
+     * {@code annotationDebounce} ({@code null} when not declared) are what its annotation declares, which properties
+     * may override.
      */
-    default ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency) {
-        return ReconcilerSettings.defaults().withConcurrency(annotationConcurrency);
+    default ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency,
+            Duration annotationDebounce) {
+        return ReconcilerSettings.defaults().withConcurrency(annotationConcurrency)
+                .withDebounce(annotationDebounce == null ? Duration.ZERO : annotationDebounce);
     }
 
     /** Every default. */

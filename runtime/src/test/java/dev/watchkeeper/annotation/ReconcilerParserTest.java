@@ -7,6 +7,7 @@ import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Secret;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -73,6 +74,30 @@ class ReconcilerParserTest {
         assertThatThrownBy(() -> ReconcilerParser.parse(WrongSecond.class, "wrong", RESOLVER))
                 .hasMessage("Invalid @Reconciler method bean 'wrong' method WrongSecond.reconcile(V1ConfigMap, "
                         + "String): its second parameter may only be a ReconcileContext, but is java.lang.String");
+    }
+
+    @Test
+    void debounceIsADurationFromTheAttributeOrItsPlaceholderAndAbsentWhenEmpty() {
+        assertThat(ReconcilerParser.parse(Debounced.class, "debounced", resolver(Map.of("quiet", "1500ms")))
+                .get(0).debounce()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(ReconcilerParser.parse(Annotated.class, "annotated", RESOLVER).get(0).debounce()).isNull();
+    }
+
+    @Test
+    void aDebounceThatIsNoDurationNamesTheMethodAndTheForms() {
+        assertThatThrownBy(() -> ReconcilerParser.parse(Debounced.class, "debounced",
+                resolver(Map.of("quiet", "soon"))))
+                .hasMessage("Invalid @Reconciler method bean 'debounced' method Debounced.reconcile(V1ConfigMap): "
+                        + "debounce 'soon' is not a duration such as 500ms, 2s or PT2S");
+        assertThatThrownBy(() -> ReconcilerParser.parse(Debounced.class, "debounced",
+                resolver(Map.of("quiet", "-1s"))))
+                .hasMessageEndingWith("debounce must not be negative, was -1s");
+    }
+
+    static class Debounced {
+        @Reconciler(debounce = "${quiet}")
+        void reconcile(V1ConfigMap configMap) {
+        }
     }
 
     static class Annotated {

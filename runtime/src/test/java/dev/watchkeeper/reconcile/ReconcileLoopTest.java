@@ -13,6 +13,7 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Secret;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -375,6 +376,112 @@ class ReconcileLoopTest {
 
         assertThat(counts()).containsEntry("a", 1);
         assertThat(controller.isRunning()).isFalse();
+    }
+
+    @Test
+    void debounceCoalescesABurstIntoOneReconcileAFixedWindowAfterItsFirstEvent() {
+        ManualTime time = new ManualTime();
+        configMapApi.listing(configMap("a", "1"));
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        Instant t0 = time.clock().instant();
+        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+            reconciled.add(object.getMetadata().getResourceVersion() + " at "
+                    + Duration.between(t0, time.clock().instant()).toMillis() + "ms");
+            return ReconcileResult.done();
+        }).timeSource(time).settings(ReconcilerSettings.defaults().withDebounce(Duration.ofSeconds(1))));
+        AtomicInteger delivered = deliveredEvents(configMaps);
+        await().until(() -> reconciled.size() == 1);
+        assertThat(reconciled).as("the initial sync is not debounced").containsExactly("1 at 0ms");
+
+        for (int version = 2; version <= 11; version++) { // ten events, at 0, 100, … 900 ms
+            if (version > 2) {
+                time.advance(Duration.ofMillis(100));
+            }
+            configMapApi.apply(configMap("a", Integer.toString(version)));
+            int expected = version - 1;
+            await().until(() -> delivered.get() == expected);
+        }
+        settle(controller, time);
+        assertThat(reconciled).as("nothing is due before the window ends").hasSize(1);
+        assertThat(controller.snapshot().scheduled()).isEqualTo(1);
+
+        time.advance(Duration.ofMillis(100));
+        settle(controller, time);
+
+        assertThat(reconciled).as("one reconcile, of the latest version, 1 s after the first event (kube-rs: after"
+                + " the last)").containsExactly("1 at 0ms", "11 at 1000ms");
+        assertThat(controller.snapshot().scheduled()).isZero();
+    }
+
+    @Test
+    void debounceStillReconcilesAnObjectThatChangesWithoutPauseOncePerWindow() {
+        ManualTime time = new ManualTime();
+        configMapApi.listing(configMap("a", "0"));
+        List<Long> startedAt = new CopyOnWriteArrayList<>();
+        Instant t0 = time.clock().instant();
+        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+            startedAt.add(Duration.between(t0, time.clock().instant()).toMillis());
+            return ReconcileResult.done();
+        }).timeSource(time).settings(ReconcilerSettings.defaults().withDebounce(Duration.ofSeconds(1))));
+        AtomicInteger delivered = deliveredEvents(configMaps);
+        await().until(() -> startedAt.size() == 1);
+        startedAt.clear();
+
+        for (int step = 1; step <= 50; step++) { // an event every 100 ms for 5 s
+            configMapApi.apply(configMap("a", Integer.toString(step)));
+            int expected = step;
+            await().until(() -> delivered.get() == expected);
+            time.advance(Duration.ofMillis(100));
+            settle(controller, time);
+        }
+
+        assertThat(startedAt).as("kube-rs would wait for a pause that never comes; each window here runs from the"
+                + " first event after the previous reconcile").containsExactly(1000L, 2000L, 3000L, 4000L, 5000L);
+    }
+
+    @Test
+    void requeuesAndErrorRetriesAreNotDebounced() {
+        ManualTime time = new ManualTime();
+        configMapApi.listing(configMap("a", "1"));
+        List<Long> startedAt = new CopyOnWriteArrayList<>();
+        Instant t0 = time.clock().instant();
+        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+            startedAt.add(Duration.between(t0, time.clock().instant()).toMillis());
+            if (startedAt.size() == 1) {
+                return ReconcileResult.requeueAfter(Duration.ofMillis(200));
+            }
+            if (startedAt.size() == 2) {
+                throw new IllegalStateException("fails once");
+            }
+            return ReconcileResult.done();
+        }).timeSource(time).settings(ReconcilerSettings.defaults().withDebounce(Duration.ofSeconds(10))));
+        await().until(() -> startedAt.size() == 1);
+
+        time.advance(Duration.ofMillis(200));
+        settle(controller, time);
+        time.advance(Duration.ofMillis(5)); // the first per-object backoff
+        settle(controller, time);
+
+        assertThat(startedAt).containsExactly(0L, 200L, 205L);
+    }
+
+    /** Counts the primary events that reached listeners added before this one (the controller's). */
+    private static AtomicInteger deliveredEvents(Watcher<V1ConfigMap> watcher) {
+        AtomicInteger delivered = new AtomicInteger();
+        watcher.addListener(event -> {
+            if (event instanceof dev.watchkeeper.watch.WatchEvent.Apply<V1ConfigMap>) {
+                delivered.incrementAndGet();
+            }
+        });
+        return delivered;
+    }
+
+    /** Waits until no reconcile runs and no queued key is due on {@code time}, so every due reconcile has run. */
+    private static void settle(ReconcileLoop<?> controller, ManualTime time) {
+        WorkQueue<ObjectKey> queue = controller.queue();
+        await().until(() -> queue.inFlight() == 0 && queue.depth() == 0 && controller.primary().store().list()
+                .stream().map(ObjectKey::of).map(queue::dueAt)
+                .allMatch(due -> due == null || due.isAfter(time.clock().instant())));
     }
 
     private ReconcileLoop.Builder<V1ConfigMap> builder(ReconcileFunction<V1ConfigMap> reconciler) {

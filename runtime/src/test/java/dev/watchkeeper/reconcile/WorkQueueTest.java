@@ -161,6 +161,19 @@ class WorkQueueTest {
     }
 
     @Test
+    void laterAddsOfAQueuedKeyDoNotPushItBackSoADebounceWindowIsFixedFromTheFirst() {
+        Duration debounce = Duration.ofSeconds(1);
+        java.time.Instant first = time.clock().instant();
+        for (int i = 0; i < 10; i++) {
+            queue.add("a", debounce);
+            time.advance(Duration.ofMillis(90));
+        }
+
+        assertThat(queue.dueAt("a")).isEqualTo(first.plus(debounce));
+        assertThat(queue.delayed()).isEqualTo(1);
+    }
+
+    @Test
     void shutdownUnblocksTakeAndIgnoresLaterAdds() {
         CompletableFuture<String> next = CompletableFuture.supplyAsync(this::takeQuietly, takers);
 

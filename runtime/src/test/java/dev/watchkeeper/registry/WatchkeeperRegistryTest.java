@@ -172,7 +172,8 @@ class WatchkeeperRegistryTest {
         WatchkeeperRegistry tuned = new WatchkeeperRegistry(new RegistryServices(null, null,
                 new WatchkeeperSettings() {
                     @Override
-                    public ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency) {
+                    public ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency,
+                            Duration annotationDebounce) {
                         return ReconcilerSettings.defaults().withConcurrency(7);
                     }
                 }, null, null, null), fakes);
@@ -183,6 +184,17 @@ class WatchkeeperRegistryTest {
 
         assertThat(controller.settings().concurrency()).isEqualTo(7);
         assertThat(controller.settings().triggers()).containsExactly(Trigger.GENERATION);
+    }
+
+    @Test
+    void aDeclaredDebounceReachesTheReconcilersSettings() {
+        ReconcileLoop<V1ConfigMap> controller = registry.registerReconciler(new ReconcilerDeclaration<>("debounced",
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
+                (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null, "test",
+                Duration.ofSeconds(2)));
+
+        assertThat(controller.settings().debounce()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(registry.registerReconciler(declaration("plain")).settings().debounce()).isZero();
     }
 
     private ReconcilerDeclaration<V1Secret> declaration(String name) {
