@@ -146,11 +146,10 @@ public final class LeaderElector implements AutoCloseable {
         try {
             while (!closed) {
                 if (attempt(settings.renewDeadline()) == Attempt.HOLDING) {
-                    lead();
-                } else {
-                    double jitter = 1 + random.getAsDouble() * LeaderElectionSettings.JITTER_FACTOR;
-                    sleep(Duration.ofNanos((long) (settings.retryPeriod().toNanos() * jitter)));
+                    lead(); // returns on loss, having just read or failed to write the Lease: wait as a follower
                 }
+                double jitter = 1 + random.getAsDouble() * LeaderElectionSettings.JITTER_FACTOR;
+                sleep(Duration.ofNanos((long) (settings.retryPeriod().toNanos() * jitter)));
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -125,8 +125,9 @@ public final class ReconcileLoop<T extends KubernetesObject> {
 
     /**
      * Ends the current term without waiting: no new reconcile starts and running ones are interrupted. Queued keys
-     * stay queued for {@link #resume} (an interrupted reconcile ends as its function makes it end: a throw is a
-     * failure, retried after its backoff). No-op unless working. {@link #awaitSuspended} waits for the workers.
+     * stay queued for {@link #resume}. A running reconcile that throws after this was cut short, neither a success nor
+     * a failure: no error is counted, no backoff starts and its key is queued again; one that returns normally
+     * succeeded. No-op unless working. {@link #awaitSuspended} waits for the workers.
      */
     public synchronized void suspend() {
         if (!started || suspended || stopping) {
@@ -369,7 +370,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
                         eventKeys.enqueueAll();
                         scheduleResync();
                     } else {
-                        reconciliation.run(key);
+                        reconciliation.run(key, () -> term != myTerm);
                     }
                 } finally {
                     queue.done(key);

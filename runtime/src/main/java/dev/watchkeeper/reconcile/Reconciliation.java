@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,8 +76,12 @@ final class Reconciliation<T extends KubernetesObject> {
         return lastResult;
     }
 
-    /** Reconciles {@code key}'s cached object, unless it is gone or waits for a change after a terminal error. */
-    void run(ObjectKey key) {
+    /**
+     * Reconciles {@code key}'s cached object, unless it is gone or waits for a change after a terminal error. A
+     * reconcile that throws once {@code interrupted} says its worker's term ended (leadership lost) was cut short, not
+     * failed: it leaves no failure, count or backoff, and the key is queued again for the next term.
+     */
+    void run(ObjectKey key, BooleanSupplier interrupted) {
         Optional<T> cached = primary.store().get(key);
         if (cached.isEmpty()) {
             eventKeys.forget(key);
@@ -96,6 +101,12 @@ final class Reconciliation<T extends KubernetesObject> {
             ReconcileResult result = observer.observe(name, key, () -> reconciler.reconcile(object, context));
             outcome = succeeded(key, attempt, result == null ? ReconcileResult.done() : result, start);
         } catch (Throwable thrown) {
+            if (interrupted.getAsBoolean() && !(thrown instanceof VirtualMachineError)) {
+                queue.add(key); // in process: runs again once done, when this replica leads again
+                log.debug("reconciler {}: reconcile of {} interrupted by the loss of leadership; left for the next"
+                        + " leader: {}", name, key, String.valueOf(thrown));
+                return;
+            }
             outcome = failed(key, attempt, version, thrown, start);
             if (thrown instanceof VirtualMachineError fatal) {
                 finish(outcome);

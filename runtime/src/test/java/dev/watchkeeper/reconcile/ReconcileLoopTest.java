@@ -484,6 +484,37 @@ class ReconcileLoopTest {
                 .allMatch(due -> due == null || due.isAfter(time.clock().instant())));
     }
 
+    @Test
+    void aReconcileInterruptedBySuspensionIsNeitherSuccessNorFailureAndRunsAgainOnResume() throws Exception {
+        configMapApi.listing(configMap("a", "1"));
+        CountDownLatch started = new CountDownLatch(1);
+        List<Integer> attempts = new CopyOnWriteArrayList<>();
+        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+            attempts.add(context.attempt());
+            if (attempts.size() == 1) {
+                started.countDown();
+                new CountDownLatch(1).await(); // until the loss of leadership interrupts it
+            }
+            return ReconcileResult.done();
+        }));
+        assertThat(started.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+
+        controller.suspend();
+        assertThat(controller.awaitSuspended(Duration.ofSeconds(5))).isTrue();
+
+        assertThat(outcomes).isEmpty();
+        assertThat(controller.counts().errors()).isZero();
+        assertThat(controller.counts().reconciles()).isZero();
+        assertThat(controller.failingKeys()).isZero();
+        assertThat(controller.snapshot().lastResult()).isNull();
+        assertThat(controller.queueDepth()).isEqualTo(1); // left for the next term, due now
+
+        controller.resume();
+        await().atMost(Duration.ofSeconds(5)).until(() -> outcomes.size() == 1);
+        assertThat(attempts).containsExactly(1, 1);
+        assertThat(outcomes.get(0).kind()).isEqualTo(ReconcileOutcome.Kind.DONE);
+    }
+
     private ReconcileLoop.Builder<V1ConfigMap> builder(ReconcileFunction<V1ConfigMap> reconciler) {
         return ReconcileLoop.builder("test", configMaps, reconciler).listener(outcomes::add);
     }

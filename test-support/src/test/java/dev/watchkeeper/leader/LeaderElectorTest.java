@@ -134,6 +134,48 @@ class LeaderElectorTest {
         assertThat(stoppedAt.plus(settings.lossGrace())).isBeforeOrEqualTo(lastRenewal.plus(settings.leaseDuration()));
     }
 
+    /**
+     * A hand-over the leader learns of from a 409: its clock stood still (a paused VM), so by the follower's own clock
+     * the record went unrenewed for a lease duration and the follower took the Lease. The leader's next renewal,
+     * written over the version it wrote last, is answered 409; it reads the Lease again, sees the other holder and
+     * stops at that renewal, without retrying until its renew deadline.
+     */
+    @Test
+    void aRenewalAnsweredConflictBecauseAnotherReplicaTookTheLeaseStopsTheLeaderAtThatRenewal() {
+        VirtualTime leaderTime = new VirtualTime();
+        VirtualTime followerTime = new VirtualTime();
+        leaderTime.pauseAt(Duration.ofSeconds(1));
+        followerTime.pauseAt(Duration.ofSeconds(1));
+        Recorder leader = new Recorder(leaderTime);
+        LeaderElector a = startedWithoutJitter("a", leaderTime, leader);
+        leaderTime.awaitPaused(WAIT); // a holds the Lease since 0 s; its renewal at 2 s waits
+        Recorder follower = new Recorder(followerTime);
+        LeaderElector b = startedWithoutJitter("b", followerTime, follower);
+        followerTime.awaitPaused(WAIT);
+        assertThat(b.snapshot().holder()).isEqualTo("a");
+
+        runUntil(followerTime, Duration.ofSeconds(17)); // b tries every 2 s: at 16 s the record is 16 s old to b
+        assertThat(b.isLeader()).isTrue();
+        assertThat(follower.at).containsExactly(VirtualTime.DEFAULT_START.plusSeconds(16));
+        assertThat(lease().getSpec().getHolderIdentity()).isEqualTo("b");
+        assertThat(lease().getSpec().getLeaseTransitions()).isEqualTo(1);
+        assertThat(a.isLeader()).isTrue(); // it has not renewed since
+
+        int before = server.requests("leases").size();
+        runUntil(leaderTime, Duration.ofSeconds(3));
+
+        assertThat(leader.events).containsExactly("started", "stopped");
+        assertThat(leader.at).containsExactly(VirtualTime.DEFAULT_START, VirtualTime.DEFAULT_START.plus(RETRY));
+        assertThat(leader.at.get(1)).isBefore(leader.at.get(0).plus(settings("a").renewDeadline()));
+        // the optimistic renewal (409) and one read; then a waits a retry period, as a follower
+        assertThat(server.requests("leases").subList(before, server.requests("leases").size()))
+                .extracting(ServedRequest::method).containsExactly("PUT", "GET");
+        assertThat(a.snapshot().role()).isEqualTo(LeaderElectionSnapshot.Role.FOLLOWER);
+        assertThat(a.snapshot().holder()).isEqualTo("b");
+        assertThat(b.isLeader()).isTrue();
+        assertThat(lease().getSpec().getHolderIdentity()).isEqualTo("b");
+    }
+
     @Test
     void releaseOnCancelLetsAFollowerTakeOverWithinOneJitteredRetryPeriod() {
         VirtualTime time = new VirtualTime();
@@ -216,8 +258,18 @@ class LeaderElectorTest {
     }
 
     private LeaderElector started(String identity, VirtualTime time, Recorder recorder, boolean release) {
-        LeaderElector elector = LeaderElector.builder(server.apiClient(),
-                settings(identity).withReleaseOnCancel(release)).timeSource(time).build();
+        return started(LeaderElector.builder(server.apiClient(), settings(identity).withReleaseOnCancel(release))
+                .timeSource(time), recorder);
+    }
+
+    /** A running elector whose follower retries come every retry period exactly (no jitter), for exact timestamps. */
+    private LeaderElector startedWithoutJitter(String identity, VirtualTime time, Recorder recorder) {
+        return started(LeaderElector.builder(server.apiClient(), settings(identity)).timeSource(time).random(() -> 0),
+                recorder);
+    }
+
+    private LeaderElector started(LeaderElector.Builder builder, Recorder recorder) {
+        LeaderElector elector = builder.build();
         elector.addListener(recorder);
         electors.add(elector);
         elector.start();
