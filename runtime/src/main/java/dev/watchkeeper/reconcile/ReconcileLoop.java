@@ -380,6 +380,10 @@ public final class ReconcileLoop<T extends KubernetesObject> {
             Thread.currentThread().interrupt();
         } catch (ExecutionException e) {
             log.error("reconciler {}: readiness failed", name, e);
+        } catch (VirtualMachineError fatal) {
+            // Only fatal errors get here (Reconciliation keeps the rest): no worker goes on as if nothing happened.
+            stop();
+            throw fatal;
         }
     }
 

@@ -4,6 +4,7 @@ import dev.watchkeeper.backoff.RetryAfter;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
+import dev.watchkeeper.watch.FatalErrors;
 import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
@@ -101,17 +102,17 @@ final class Reconciliation<T extends KubernetesObject> {
             ReconcileResult result = observer.observe(name, key, () -> reconciler.reconcile(object, context));
             outcome = succeeded(key, attempt, result == null ? ReconcileResult.done() : result, start);
         } catch (Throwable thrown) {
-            if (interrupted.getAsBoolean() && !(thrown instanceof VirtualMachineError)) {
+            if (FatalErrors.isFatal(thrown)) {
+                finish(fatal(key, attempt, version, thrown, start));
+                throw (VirtualMachineError) thrown;
+            }
+            if (interrupted.getAsBoolean()) {
                 queue.add(key); // in process: runs again once done, when this replica leads again
                 log.debug("reconciler {}: reconcile of {} interrupted by the loss of leadership; left for the next"
                         + " leader: {}", name, key, String.valueOf(thrown));
                 return;
             }
             outcome = failed(key, attempt, version, thrown, start);
-            if (thrown instanceof VirtualMachineError fatal) {
-                finish(outcome);
-                throw fatal;
-            }
         }
         finish(outcome);
     }
@@ -143,6 +144,18 @@ final class Reconciliation<T extends KubernetesObject> {
         return outcome(key, attempt, ReconcileOutcome.Kind.ERROR, delay, start, thrown);
     }
 
+    /**
+     * A fatal error (docs/semantics.md §10): recorded as the key's failure, so the snapshot names it, but not retried;
+     * the caller throws it on and the reconciler stops.
+     */
+    private ReconcileOutcome fatal(ObjectKey key, int attempt, String version, Throwable thrown, long start) {
+        errors.incrementAndGet();
+        ledger.retry(key, attempt, version, thrown, time.clock().instant(), null);
+        log.error("reconciler {} stops: the reconcile of {} threw {}", name, key, thrown.getClass().getName(),
+                thrown);
+        return outcome(key, attempt, ReconcileOutcome.Kind.ERROR, null, start, thrown);
+    }
+
     private ReconcileOutcome outcome(ObjectKey key, int attempt, ReconcileOutcome.Kind kind, Duration next,
             long start, Throwable error) {
         return new ReconcileOutcome(name, key, attempt, kind, next, Duration.ofNanos(System.nanoTime() - start),
@@ -159,8 +172,11 @@ final class Reconciliation<T extends KubernetesObject> {
         for (ReconcileListener listener : listeners) {
             try {
                 listener.onReconcile(outcome);
-            } catch (RuntimeException e) {
-                log.error("reconciler {}: a reconcile listener failed", name, e);
+            } catch (Throwable thrown) {
+                if (FatalErrors.isFatal(thrown)) {
+                    throw thrown;
+                }
+                log.error("reconciler {}: a reconcile listener failed", name, thrown);
             }
         }
     }

@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
  * and the listener runs on a thread of its own. Policy when the buffer is full: <b>the watcher never waits</b>;
  * the oldest buffered event is dropped to make room, the drop is counted ({@link #dropped()}) and logged at WARN
  * (the first drop of each overflow, then every 1000th). A listener that throws is logged with the watcher's name
- * and goes on receiving events. The watcher's store is fed before any listener and is never affected.
+ * and goes on receiving events, unless it threw a {@linkplain FatalErrors fatal} error: then it is closed and the
+ * error ends its thread. The watcher's store is fed before any listener and is never affected.
  *
  * <pre>{@code
  * BufferedWatchEventListener<V1ConfigMap> buffered =
@@ -133,9 +134,15 @@ public final class BufferedWatchEventListener<T> implements WatchEventListener<T
             }
             try {
                 delegate.onEvent(event);
-            } catch (RuntimeException | LinkageError | AssertionError e) {
+            } catch (Throwable thrown) {
+                if (FatalErrors.isFatal(thrown)) {
+                    log.error("listener {} of watcher {} stops: it threw {} on {}", listenerName, watcherName,
+                            thrown.getClass().getName(), event.getClass().getSimpleName(), thrown);
+                    close();
+                    throw thrown;
+                }
                 log.error("listener {} of watcher {} failed on {}; it keeps receiving events", listenerName,
-                        watcherName, event.getClass().getSimpleName(), e);
+                        watcherName, event.getClass().getSimpleName(), thrown);
             } finally {
                 delivered.incrementAndGet();
             }

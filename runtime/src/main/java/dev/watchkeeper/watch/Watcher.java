@@ -325,10 +325,23 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         for (WatchEventListener<T> listener : listeners) {
             try {
                 listener.onEvent(event);
-            } catch (RuntimeException e) {
-                log.error("listener of watcher {} failed on {}", name, event.getClass().getSimpleName(), e);
+            } catch (Throwable thrown) {
+                if (FatalErrors.isFatal(thrown)) {
+                    stopFor(thrown, event);
+                    throw thrown;
+                }
+                log.error("listener of watcher {} failed on {}", name, event.getClass().getSimpleName(), thrown);
             }
         }
+    }
+
+    /** A listener threw a fatal error: it becomes the last error of the STOPPED snapshot {@link #run} publishes. */
+    private void stopFor(Throwable fatal, WatchEvent<T> event) {
+        errors++;
+        lastError = new WatchError(ErrorKind.WATCH_FAILED, 0, "a listener threw " + fatal.getClass().getName()
+                + " on " + event.getClass().getSimpleName() + "; the watcher stopped", time.clock().instant());
+        log.error("watcher {} stops: a listener threw {} on {}", name, fatal.getClass().getName(),
+                event.getClass().getSimpleName(), fatal);
     }
 
     /**
