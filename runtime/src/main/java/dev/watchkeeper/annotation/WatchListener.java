@@ -13,7 +13,8 @@ import org.springframework.core.annotation.AliasFor;
  * <ul>
  * <li>{@code WatchEvent<T>}: every event ({@code Init}, {@code InitApply}, {@code InitDone}, {@code Apply},
  * {@code Delete}, {@code Failure});</li>
- * <li>one event record, e.g. {@code WatchEvent.Delete<T>}: only those events;</li>
+ * <li>one event record, e.g. {@code WatchEvent.Delete<T>}: only those events (a relist reports objects deleted
+ * while the watch was down as deletes too, with {@code finalStateUnknown()} set);</li>
  * <li>the object type {@code T}, e.g. {@code V1ConfigMap}: the object of every {@code InitApply} and
  * {@code Apply}.</li>
  * </ul>

@@ -12,7 +12,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Turns a controller's watch events into queued keys: primary changes through the trigger filter, secondary changes
- * through their mappers (docs/semantics.md §10). Deletes and relists forget the keys of vanished primaries.
+ * through their mappers (docs/semantics.md §10). Deletes (a relist's final-state-unknown ones too) forget the keys of
+ * vanished primaries and wake the primaries of vanished secondaries.
  *
  * <p>With a debounce, a key an event enqueues is due that long after the event. The queue keeps the earliest due
  * time of a queued key, so later events of a burst do not push it back: a fixed window from the burst's first
@@ -48,11 +49,7 @@ final class EventKeys<T extends KubernetesObject> {
         } else if (event instanceof WatchEvent.InitApply<T> apply) {
             onChange(apply.object());
         } else if (event instanceof WatchEvent.Delete<T> delete) {
-            forget(ObjectKey.of(delete.object()));
-        } else if (event instanceof WatchEvent.InitDone<T>) {
-            // A relist sweeps vanished objects from the store without Delete events; forget them here too.
-            ledger.forgetIf(key -> primaries.get(key).isEmpty());
-            lastSeen.keySet().removeIf(key -> primaries.get(key).isEmpty());
+            forget(ObjectKey.of(delete.object())); // a relist's vanished objects come as deletes too
         }
     }
 

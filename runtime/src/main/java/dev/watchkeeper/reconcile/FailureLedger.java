@@ -11,7 +11,6 @@ import java.util.Objects;
 import java.util.PriorityQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Predicate;
 import org.springframework.retry.backoff.BackOffPolicy;
 
 /**
@@ -71,15 +70,6 @@ final class FailureLedger {
     void forget(ObjectKey key) {
         failures.remove(key);
         backOff.forget(key);
-    }
-
-    /** Forgets every key {@code gone} says no longer exists. */
-    void forgetIf(Predicate<ObjectKey> gone) {
-        for (ObjectKey key : List.copyOf(failures.keySet())) {
-            if (gone.test(key)) {
-                forget(key);
-            }
-        }
     }
 
     /** Forgets every failing key and returns them (for a manual retry). */

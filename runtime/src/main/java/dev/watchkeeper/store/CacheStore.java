@@ -5,6 +5,7 @@ import dev.watchkeeper.watch.WatchEventListener;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -18,7 +19,7 @@ import java.util.concurrent.TimeoutException;
 /**
  * The {@link Store} a watcher feeds. A relist is <em>mark and sweep</em> (docs/semantics.md §8): {@code Init} starts a new
  * epoch, {@code InitApply} upserts in place with it, {@code InitDone} sweeps out what the new list did not
- * mention. So a relist never holds a second copy of the cache, unlike buffer-and-swap reflectors, and readers
+ * mention (the watcher reports those as final-state-unknown deletes first, see {@link #sweep()}). So a relist never holds a second copy of the cache, unlike buffer-and-swap reflectors, and readers
  * see every object throughout.
  *
  * <pre>{@code
@@ -52,10 +53,27 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T>, W
         } else if (event instanceof WatchEvent.Delete<T> delete) {
             entries.remove(ObjectKey.of(delete.object()));
         } else if (event instanceof WatchEvent.InitDone<T>) {
-            long current = epoch;
-            entries.values().removeIf(entry -> entry.epoch() < current);
+            sweep();
             ready.complete(null);
         }
+    }
+
+    /**
+     * Removes the objects the current (re)list did not mention and returns them, as {@code InitDone} does. The
+     * watcher calls it just before {@code InitDone} to report each as a final-state-unknown
+     * {@link WatchEvent.Delete}.
+     */
+    public List<T> sweep() {
+        long current = epoch;
+        List<T> swept = new ArrayList<>();
+        entries.entrySet().removeIf(entry -> {
+            boolean stale = entry.getValue().epoch() < current;
+            if (stale) {
+                swept.add(entry.getValue().object());
+            }
+            return stale;
+        });
+        return swept;
     }
 
     private void put(T object) {

@@ -40,10 +40,20 @@ public sealed interface WatchEvent<T> {
         }
     }
 
-    /** An object was deleted during the watch; carries its last known state. */
-    record Delete<T>(T object) implements WatchEvent<T> {
+    /**
+     * An object was deleted. During the watch it carries the object's last state as the server sent it. With
+     * {@code finalStateUnknown} it is an object a relist no longer found (deleted while the watch was down,
+     * client-go's {@code DeletedFinalStateUnknown}), carrying the last state the store held; such deletes come after
+     * the relist's {@code InitApply} events and before its {@code InitDone}.
+     */
+    record Delete<T>(T object, boolean finalStateUnknown) implements WatchEvent<T> {
         public Delete {
             Objects.requireNonNull(object, "object");
+        }
+
+        /** A delete the watch reported, with the object's final state. */
+        public Delete(T object) {
+            this(object, false);
         }
     }
 

@@ -307,6 +307,12 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     }
 
     private void deliver(WatchEvent<T> event) {
+        if (event instanceof WatchEvent.InitDone<T>) {
+            // Objects deleted while the watch was down: reported as deletes before InitDone (docs/semantics.md §1).
+            for (T gone : store.sweep()) {
+                deliver(new WatchEvent.Delete<>(gone, true));
+            }
+        }
         if (event instanceof WatchEvent.Init<T>) {
             if (everSynced) {
                 relists++;

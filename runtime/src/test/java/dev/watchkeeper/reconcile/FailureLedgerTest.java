@@ -62,14 +62,4 @@ class FailureLedgerTest {
         assertThat(ledger.retry(a, 2, "1", new IllegalStateException(), NOW, Duration.ofMillis(1)))
                 .as("a shorter one leaves the backoff's delay").isEqualTo(Duration.ofMillis(10));
     }
-
-    @Test
-    void forgetsTheKeysThatAreGone() {
-        ledger.retry(a, 1, "1", new IllegalStateException(), NOW, null);
-        ledger.retry(b, 1, "1", new IllegalStateException(), NOW, null);
-
-        ledger.forgetIf(a::equals);
-
-        assertThat(ledger.mostRecent(5)).extracting(ReconcilerSnapshot.FailingKey::key).containsExactly("ns/b");
-    }
 }

@@ -20,14 +20,14 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A {@link WatchApi} without HTTP: lists an in-memory list, and watches a stream fed by {@link #apply} and
- * {@link #delete}. {@link #holdList()} keeps the initial list waiting until {@link #releaseList()}.
+ * {@link #delete}; {@link #relist} ends the watch with a 410. {@link #holdList()} keeps the initial list waiting until {@link #releaseList()}.
  */
 public final class FakeWatchApi<T extends KubernetesObject> implements WatchApi<T> {
 
     private static final WireEvent<?> END = new WireEvent.Bookmark<>("end", false);
 
     private final ResourceType<T> type;
-    private final List<T> initial = new ArrayList<>();
+    private volatile List<T> initial = new ArrayList<>();
     private final BlockingQueue<WireEvent<T>> events = new LinkedBlockingQueue<>();
     private final AtomicLong version = new AtomicLong(100);
     private volatile CompletableFuture<Void> listGate = CompletableFuture.completedFuture(null);
@@ -41,6 +41,13 @@ public final class FakeWatchApi<T extends KubernetesObject> implements WatchApi<
     public final FakeWatchApi<T> listing(T... objects) {
         initial.addAll(List.of(objects));
         return this;
+    }
+
+    /** Ends the open watch with 410 Gone, so the watcher relists and gets {@code objects}. */
+    @SafeVarargs
+    public final void relist(T... objects) {
+        initial = List.of(objects);
+        events.add(new WireEvent.ErrorStatus<>(410, "Expired", "too old resource version"));
     }
 
     public FakeWatchApi<T> holdList() {

@@ -5,6 +5,7 @@ import static dev.watchkeeper.reconcile.TestObjects.secretOwnedBy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.watchkeeper.backoff.JitteredExponentialBackOffPolicy;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.watch.Watcher;
@@ -239,6 +240,31 @@ class ReconcileLoopTest {
         secretApi.apply(secretOwnedBy("s2", "b", true));
 
         await().until(() -> counts().equals(Map.of("a", 1, "b", 2)));
+    }
+
+    @Test
+    void objectsARelistNoLongerFindsReachTheReconcilerAsDeletes() {
+        configMapApi.listing(configMap("a", "1"), configMap("failing", "1"));
+        FakeWatchApi<V1Secret> secretApi = new FakeWatchApi<>(SECRETS).listing(secretOwnedBy("s1", "a", true));
+        Watcher<V1Secret> secrets = watch(secretApi, SECRETS);
+        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+            count(object);
+            if (object.getMetadata().getName().equals("failing")) {
+                throw new IllegalStateException("boom");
+            }
+            return ReconcileResult.done();
+        }).owns(secrets).settings(ReconcilerSettings.defaults().withBackOffPolicy(
+                new JitteredExponentialBackOffPolicy(Duration.ofHours(1), 2.0, Duration.ofHours(1), 0.0))));
+        await().until(() -> counts().equals(Map.of("a", 1, "failing", 1)));
+        assertThat(controller.failingKeys()).isEqualTo(1);
+
+        secretApi.relist(); // s1 was deleted while the watch was down
+        await("the owner of the vanished secret is reconciled")
+                .until(() -> counts().equals(Map.of("a", 2, "failing", 1)));
+
+        configMapApi.relist(configMap("a", "1")); // and so was the failing primary
+        await("the vanished primary's failure is forgotten").until(() -> controller.failingKeys() == 0);
+        assertThat(counts()).containsEntry("failing", 1);
     }
 
     @Test

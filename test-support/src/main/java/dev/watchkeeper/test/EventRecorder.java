@@ -13,7 +13,8 @@ import java.util.function.Supplier;
 
 /**
  * Records a watcher's events as the strings of docs/semantics.md §1 ({@code Init}, {@code InitApply(a)}, {@code InitDone},
- * {@code Apply(a)}, {@code Delete(a)}, {@code Error(WatchError 410)}), so a test asserts a whole run in one line.
+ * {@code Apply(a)}, {@code Delete(a)}, {@code Delete(a, final state unknown)}, {@code Error(WatchError 410)}), so a
+ * test asserts a whole run in one line.
  * Thread-safe: the watcher's thread records, the test's thread waits and reads.
  *
  * <pre>{@code
@@ -72,7 +73,8 @@ public final class EventRecorder<T> implements WatchEventListener<T> {
             return "Apply(" + name(apply.object(), spansNamespaces) + ")";
         }
         if (event instanceof WatchEvent.Delete<?> delete) {
-            return "Delete(" + name(delete.object(), spansNamespaces) + ")";
+            return "Delete(" + name(delete.object(), spansNamespaces)
+                    + (delete.finalStateUnknown() ? ", final state unknown" : "") + ")";
         }
         if (event instanceof WatchEvent.Failure<?> failure) {
             WatchError error = failure.error();

@@ -182,7 +182,7 @@ abstract class ConformanceScenarios {
     // ---------------------------------------------------------------- 3. compaction
 
     @Test
-    void relistsOnceAfterACompactionAndSweepsObjectsDeletedMeanwhile() throws Exception {
+    void relistsOnceAfterACompactionAndReportsObjectsDeletedMeanwhileAsDeletes() throws Exception {
         CoreV1Api core = new CoreV1Api(server().apiClient());
         for (String name : List.of("pt-a", "pt-b", "pt-c")) {
             core.createNamespacedPodTemplate(namespace(), podTemplate(name)).execute();
@@ -214,6 +214,11 @@ abstract class ConformanceScenarios {
         assertThat(watcher.snapshot().counts().relists()).isEqualTo(1);
         assertThat(watcher.store().list()).extracting(t -> t.getMetadata().getName())
                 .containsExactlyInAnyOrder("pt-b", "pt-c", "pt-d");
+        List<String> events = recorder.events();
+        List<String> relist = events.subList(events.lastIndexOf("Init"), events.size());
+        assertThat(relist).as("the relist reports pt-a, deleted meanwhile, before its InitDone")
+                .containsSubsequence("Delete(pt-a, final state unknown)", "InitDone")
+                .containsOnlyOnce("Delete(pt-a, final state unknown)");
     }
 
     // ---------------------------------------------------------------- 4. streaming initial list

@@ -423,7 +423,7 @@ class WatcherScenariosTest {
 
     // 13
     @Test
-    void relistSweepsObjectsThatAreGone() {
+    void relistSweepsObjectsThatAreGoneAndReportsThemAsDeletesBeforeInitDone() {
         script()
                 .list(page(cm("a", "2"), cm("b", "3")).resourceVersion("5"))
                 .watch(events(expiredEvent("5", "9")))
@@ -432,8 +432,9 @@ class WatcherScenariosTest {
 
         Watcher<V1ConfigMap> watcher = start(WatchOptions.defaults(), BackOffSettings.clientGo());
 
-        assertThat(recorder.awaitEvents(9, WAIT)).containsExactly("Init", "InitApply(a)", "InitApply(b)",
-                "InitDone", "Error(WatchError 410)", "Init", "InitApply(b)", "InitApply(c)", "InitDone");
+        assertThat(recorder.awaitEvents(10, WAIT)).containsExactly("Init", "InitApply(a)", "InitApply(b)",
+                "InitDone", "Error(WatchError 410)", "Init", "InitApply(b)", "InitApply(c)",
+                "Delete(a, final state unknown)", "InitDone");
         await().atMost(WAIT).until(() -> watcher.snapshot().phase() == WatcherPhase.WATCHING);
         assertThat(watcher.store().list()).extracting(c -> c.getMetadata().getName()).containsExactly("b", "c");
         assertThat(watcher.snapshot().synced()).isTrue();
