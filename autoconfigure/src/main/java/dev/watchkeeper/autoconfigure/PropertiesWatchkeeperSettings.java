@@ -80,7 +80,8 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
                 .withConcurrency(pick(o.concurrency(), annotationConcurrency))
                 .withShutdownGrace(global.shutdownGrace())
                 .withResyncPeriod(pick(o.resyncPeriod(), global.resyncPeriod()))
-                .withDebounce(pick(o.debounce(), pick(annotationDebounce, global.debounce()))));
+                .withDebounce(pick(o.debounce(), pick(annotationDebounce, global.debounce())))
+                .withShutdownDrain(pick(o.shutdownDrain(), global.shutdownDrain())));
         return reconcilePolicy != null
                 ? settings.withBackOffPolicy(reconcilePolicy)
                 : settings.withBackOff(reconcileBackOff(reconcilerName, o.backoff()));

@@ -125,9 +125,12 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param resyncPeriod  Re-enqueue every object this often (±10 % jitter) to correct drift; 0 = off
      * @param debounce      How long an object changed by a watch event waits before it is reconciled, counted from the
      *                      first event of a burst, for reconcilers whose annotation sets none; 0 = off
+     * @param shutdownDrain On shutdown, still reconcile the objects already queued (within the shutdown grace)
+     *                      instead of dropping them; never when the Lease is lost
      */
     public record Reconcile(@DefaultValue ReconcileBackoff backoff, @DefaultValue("30s") Duration shutdownGrace,
-            @DefaultValue("10h") Duration resyncPeriod, @DefaultValue("0s") Duration debounce) {
+            @DefaultValue("10h") Duration resyncPeriod, @DefaultValue("0s") Duration debounce,
+            @DefaultValue("false") boolean shutdownDrain) {
     }
 
     /**
@@ -196,12 +199,13 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param backoff      Per-object backoff overrides
      * @param resyncPeriod Periodic resync for this reconciler; 0 = off
      * @param debounce     Debounce of this reconciler (overrides the annotation's {@code debounce}); 0 = off
+     * @param shutdownDrain Whether this reconciler drains its queue on shutdown
      */
     public record ReconcilerProperties(Integer concurrency, BackoffOverrides backoff, Duration resyncPeriod,
-            Duration debounce) {
+            Duration debounce, Boolean shutdownDrain) {
 
         /** No overrides. */
-        static final ReconcilerProperties NONE = new ReconcilerProperties(null, null, null, null);
+        static final ReconcilerProperties NONE = new ReconcilerProperties(null, null, null, null, null);
     }
 
     /**

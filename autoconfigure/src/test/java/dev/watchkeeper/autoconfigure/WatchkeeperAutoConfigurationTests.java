@@ -127,6 +127,19 @@ class WatchkeeperAutoConfigurationTests {
     }
 
     @Test
+    void shutdownDrainIsOffUnlessSetGloballyOrPerReconciler() {
+        runner.withUserConfiguration(Declared.class).run(context -> assertThat(context
+                .getBean(WatchkeeperSettings.class).reconciler("gen", 1, null).shutdownDrain()).isFalse());
+        runner.withUserConfiguration(Declared.class).withPropertyValues("watchkeeper.reconcile.shutdown-drain=true",
+                "watchkeeper.reconcilers.gen.shutdown-drain=false")
+                .run(context -> {
+                    WatchkeeperSettings settings = context.getBean(WatchkeeperSettings.class);
+                    assertThat(settings.reconciler("other", 1, null).shutdownDrain()).isTrue();
+                    assertThat(settings.reconciler("gen", 1, null).shutdownDrain()).isFalse();
+                });
+    }
+
+    @Test
     void aNegativeDebounceFailsStartUpNamingTheProperty() {
         runner.withUserConfiguration(Declared.class).withPropertyValues("watchkeeper.reconcilers.gen.debounce=-1s")
                 .run(context -> assertThat(context).getFailure().rootCause()

@@ -15,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
@@ -71,6 +73,10 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
 
     private final List<Thread> threads = new ArrayList<>();
+    /** The key each worker is reconciling, so a reconcile that outlives a stop can be named. */
+    private final Map<Thread, ObjectKey> reconciling = new ConcurrentHashMap<>();
+    /** Workers whose reconcile ignored its interrupt when this controller stopped waiting for them. */
+    private final Set<Thread> abandoned = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> ready = new CompletableFuture<>();
     private volatile boolean started;
     private volatile boolean stopping;
@@ -127,11 +133,15 @@ public final class ReconcileLoop<T extends KubernetesObject> {
      * Ends the current term without waiting: no new reconcile starts and running ones are interrupted. Queued keys
      * stay queued for {@link #resume}. A running reconcile that throws after this was cut short, neither a success nor
      * a failure: no error is counted, no backoff starts and its key is queued again; one that returns normally
-     * succeeded. No-op unless working. {@link #awaitSuspended} waits for the workers.
+     * succeeded. During a {@link #stop} that drains, the drain ends:
+     * queued keys are dropped. No-op unless working. {@link #awaitSuspended} waits for the workers.
      */
     public synchronized void suspend() {
-        if (!started || suspended || stopping) {
+        if (!started || suspended) {
             return;
+        }
+        if (stopping) {
+            queue.shutdown(); // a lost Lease never drains: another replica may hold it soon
         }
         suspended = true;
         term++;
@@ -149,9 +159,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
             ending = List.copyOf(threads);
         }
         joinAll(ending, System.nanoTime() + wait.toNanos());
-        ending.stream().filter(Thread::isAlive)
-                .forEach(t -> log.warn("reconciler {}: thread {} ignored its interrupt and is still running", name,
-                        t.getName()));
+        reportIgnoredInterrupts(ending, wait);
         synchronized (this) {
             threads.removeIf(t -> !t.isAlive());
             return threads.isEmpty();
@@ -202,16 +210,25 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         }
     }
 
-    /** Stops taking work, without waiting: running reconciles finish, queued keys are dropped. */
-    public void stop() {
+    /**
+     * Stops taking new work, without waiting: running reconciles finish; queued keys are dropped, unless the settings
+     * ask for {@link ReconcilerSettings#shutdownDrain() a drain} and workers run: then the keys due now are still
+     * reconciled (client-go's {@code ShutDownWithDrain}), until {@link #close} ends the drain at its grace.
+     */
+    public synchronized void stop() {
         stopping = true;
-        queue.shutdown();
+        if (settings.shutdownDrain() && !suspended) {
+            queue.shutdownWithDrain();
+        } else {
+            queue.shutdown();
+        }
         stopped.complete(null);
     }
 
     /**
-     * Stops taking work, waits up to {@code grace} for running reconciles, then interrupts them and waits a little
-     * more. Returns once no thread of the controller is left (or logs the ones that ignore interrupts).
+     * {@link #stop Stops}, waits up to {@code grace} for running reconciles (and a drain), then drops what is left
+     * queued, interrupts running reconciles and waits a little more. Returns then even if a reconcile ignores its
+     * interrupt: that one is logged (reconciler and key) and shown in the snapshot's {@code stuckKeys}.
      */
     public void close(Duration grace) {
         stop();
@@ -219,13 +236,29 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         synchronized (this) {
             running = List.copyOf(threads);
         }
-        long deadline = System.nanoTime() + grace.toNanos();
-        joinAll(running, deadline);
+        joinAll(running, System.nanoTime() + grace.toNanos());
+        int undrained = queue.depth();
+        queue.shutdown();
+        if (undrained > 0) {
+            log.warn("reconciler {}: the shutdown grace of {} ms ended with {} not drained", name, grace.toMillis(),
+                    Plural.count(undrained, "queued key"));
+        }
         running.stream().filter(Thread::isAlive).forEach(Thread::interrupt);
         joinAll(running, System.nanoTime() + AFTER_INTERRUPT.toNanos());
-        running.stream().filter(Thread::isAlive)
-                .forEach(t -> log.warn("reconciler {}: thread {} ignored its interrupt and is still running", name,
-                        t.getName()));
+        reportIgnoredInterrupts(running, grace.plus(AFTER_INTERRUPT));
+    }
+
+    /** Logs, and remembers for snapshots, the workers among {@code threads} still running after {@code waited}. */
+    private void reportIgnoredInterrupts(List<Thread> threads, Duration waited) {
+        for (Thread thread : threads) {
+            if (thread.isAlive()) {
+                abandoned.add(thread);
+                ObjectKey key = reconciling.get(thread);
+                log.warn("reconciler {}: the reconcile of {} ignored its interrupt and still runs after {} ms; it is"
+                        + " left running on thread {}", name, key == null ? "no key" : key, waited.toMillis(),
+                        thread.getName());
+            }
+        }
     }
 
     /** Joins each thread until {@code deadlineNanos}; an interrupted caller stops waiting but keeps its flag. */
@@ -316,7 +349,14 @@ public final class ReconcileLoop<T extends KubernetesObject> {
                 isReady(), queueDepth(), queue.delayed() - (queue.isQueued(RESYNC) ? 1 : 0), queue.inFlight(),
                 settings.concurrency(),
                 reconciliation.lastReconcileAt(), reconciliation.lastResult(),
-                ledger.mostRecent(FAILING_KEYS_SHOWN), ledger.size(), counts());
+                ledger.mostRecent(FAILING_KEYS_SHOWN), ledger.size(), counts(), stuckKeys());
+    }
+
+    /** Keys of abandoned reconciles that still run. */
+    private List<String> stuckKeys() {
+        abandoned.removeIf(thread -> !thread.isAlive());
+        return abandoned.stream().map(reconciling::get).filter(Objects::nonNull).map(ObjectKey::toString).sorted()
+                .toList();
     }
 
     // ---- events in
@@ -353,7 +393,10 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     private void work(long myTerm) {
         try {
             CompletableFuture.anyOf(ready, stopped).get();
-            while (!stopping && term == myTerm) {
+            if (!ready.isDone()) {
+                return; // stopped before the stores were ready: nothing may be reconciled, not even in a drain
+            }
+            while (term == myTerm) {
                 ObjectKey key = queue.take();
                 if (key == null) {
                     return;
@@ -370,9 +413,11 @@ public final class ReconcileLoop<T extends KubernetesObject> {
                         eventKeys.enqueueAll();
                         scheduleResync();
                     } else {
+                        reconciling.put(Thread.currentThread(), key);
                         reconciliation.run(key, () -> term != myTerm);
                     }
                 } finally {
+                    reconciling.remove(Thread.currentThread());
                     queue.done(key);
                 }
             }

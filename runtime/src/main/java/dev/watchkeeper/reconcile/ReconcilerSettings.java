@@ -28,9 +28,13 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * @param debounce      how long a key changed by a watch event waits before it is reconciled, counted from the first
  *                      event of a burst, so the burst makes one reconcile; requeues, retries and resyncs are not
  *                      delayed; default {@link Duration#ZERO} = off
+ * @param shutdownDrain whether {@code stop} and {@code close} still reconcile the keys due at that moment, within the
+ *                      shutdown grace, instead of dropping them (client-go's {@code ShutDownWithDrain}); a lost Lease
+ *                      never drains; default {@code false}
  */
 public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, Duration shutdownGrace,
-        Duration resyncPeriod, Set<Trigger> triggers, Duration debounce) {
+        Duration resyncPeriod, Set<Trigger> triggers, Duration debounce,
+        boolean shutdownDrain) {
 
     public ReconcilerSettings {
         if (concurrency < 1) {
@@ -48,7 +52,7 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
 
     public static ReconcilerSettings defaults() {
         return new ReconcilerSettings(1, defaultBackOffPolicy(), Duration.ofSeconds(30), Duration.ofHours(10),
-                Set.of(Trigger.ALL), Duration.ZERO);
+                Set.of(Trigger.ALL), Duration.ZERO, false);
     }
 
     /** client-go's per-item exponential failure rate limiter: 5 ms × 2ⁿ, capped at 1000 s, no jitter. */
@@ -57,11 +61,13 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     }
 
     public ReconcilerSettings withConcurrency(int concurrency) {
-        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce);
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
+                shutdownDrain);
     }
 
     public ReconcilerSettings withBackOffPolicy(BackOffPolicy policy) {
-        return new ReconcilerSettings(concurrency, policy, shutdownGrace, resyncPeriod, triggers, debounce);
+        return new ReconcilerSettings(concurrency, policy, shutdownGrace, resyncPeriod, triggers, debounce,
+                shutdownDrain);
     }
 
     /**
@@ -75,11 +81,13 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     }
 
     public ReconcilerSettings withShutdownGrace(Duration grace) {
-        return new ReconcilerSettings(concurrency, backOffPolicy, grace, resyncPeriod, triggers, debounce);
+        return new ReconcilerSettings(concurrency, backOffPolicy, grace, resyncPeriod, triggers, debounce,
+                shutdownDrain);
     }
 
     public ReconcilerSettings withResyncPeriod(Duration period) {
-        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, period, triggers, debounce);
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, period, triggers, debounce,
+                shutdownDrain);
     }
 
     public ReconcilerSettings withTriggers(Trigger... triggers) {
@@ -87,11 +95,18 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     }
 
     public ReconcilerSettings withTriggers(Set<Trigger> triggers) {
-        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce);
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
+                shutdownDrain);
     }
 
     public ReconcilerSettings withDebounce(Duration debounce) {
-        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce);
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
+                shutdownDrain);
+    }
+
+    public ReconcilerSettings withShutdownDrain(boolean drain) {
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
+                drain);
     }
 
     /** The filter the triggers make, or {@code null} when {@link Trigger#ALL} is among them. */

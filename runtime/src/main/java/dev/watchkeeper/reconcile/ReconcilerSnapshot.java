@@ -21,14 +21,17 @@ import java.util.List;
  * @param failingKeys       keys whose latest reconcile failed, most recent first, capped (see {@code failingKeysTotal})
  * @param failingKeysTotal  how many keys are failing in all
  * @param counts            totals since start
+ * @param stuckKeys         keys whose reconcile ignored its interrupt when the reconciler stopped (context close, a
+ *                          lost Lease) and still runs, sorted; empty normally
  */
 public record ReconcilerSnapshot(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
         int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
-        List<FailingKey> failingKeys, int failingKeysTotal, Counts counts) {
+        List<FailingKey> failingKeys, int failingKeysTotal, Counts counts, List<String> stuckKeys) {
 
     public ReconcilerSnapshot {
         secondaryWatchers = List.copyOf(secondaryWatchers);
         failingKeys = List.copyOf(failingKeys);
+        stuckKeys = List.copyOf(stuckKeys);
     }
 
     /**

@@ -21,6 +21,8 @@ import java.util.Set;
  *   <li>{@link #take} hands out keys due now first in, first out (a delayed key joins them when it falls due, in
  *       due order), waiting while none is due.</li>
  * </ul>
+ * {@link #shutdown} ends every {@code take} at once; {@link #shutdownWithDrain} (client-go's
+ * {@code ShutDownWithDrain}) first hands out the keys due by then.
  * Keys due now wait in a FIFO, only delayed keys in a heap, so the common add and take cost O(1).
  *
  * <pre>{@code
@@ -59,6 +61,8 @@ public final class WorkQueue<K> {
     private long sequence;
     private long changes;
     private boolean shutdown;
+    /** Shut down to adds, but keys due at {@link #shutdownWithDrain} are still handed out. */
+    private boolean draining;
 
     public WorkQueue(TimeSource time) {
         this.time = Objects.requireNonNull(time, "time");
@@ -75,7 +79,7 @@ public final class WorkQueue<K> {
         Instant now = time.clock().instant();
         Instant due = delay.isNegative() ? now : now.plus(delay);
         synchronized (monitor) {
-            if (shutdown) {
+            if (shutdown || draining) {
                 return;
             }
             if (processing.contains(key)) {
@@ -89,7 +93,7 @@ public final class WorkQueue<K> {
     /**
      * Takes the key due first, waiting until one is due. The key counts as processing until {@link #done}.
      *
-     * @return the key, or {@code null} once the queue is shut down
+     * @return the key, or {@code null} once the queue is shut down (or drained)
      * @throws InterruptedException when the calling thread is interrupted while waiting
      */
     public K take() throws InterruptedException {
@@ -105,6 +109,9 @@ public final class WorkQueue<K> {
                         wakeOneTaker(); // another idle taker looks at the next key
                     }
                     return key;
+                }
+                if (draining) {
+                    return null; // a key still processing comes back to its own worker through done
                 }
                 Duration wait = head == null ? Duration.ofDays(365) : Duration.between(now, head.due());
                 long seen = changes;
@@ -138,13 +145,14 @@ public final class WorkQueue<K> {
                 return;
             }
             Instant due = dirty.remove(key);
-            if (due != null && !shutdown) {
-                enqueue(key, due, time.clock().instant());
+            Instant now = time.clock().instant();
+            if (due != null && !shutdown && !(draining && due.isAfter(now))) {
+                enqueue(key, due, now);
             }
         }
     }
 
-    /** Ends every {@link #take} (they return {@code null}) and ignores later adds. */
+    /** Ends every {@link #take} (they return {@code null}) and ignores later adds; ends a drain too. */
     public void shutdown() {
         synchronized (monitor) {
             shutdown = true;
@@ -153,9 +161,32 @@ public final class WorkQueue<K> {
         }
     }
 
+    /**
+     * Ignores later adds but keeps handing out the keys due now, and those added due now to a key being processed
+     * (it is handed out after {@link #done}); {@link #take} returns {@code null} once none is left. Delayed keys are
+     * dropped. {@link #shutdown} ends the drain. No-op once shut down.
+     */
+    public void shutdownWithDrain() {
+        synchronized (monitor) {
+            if (shutdown || draining) {
+                return;
+            }
+            draining = true;
+            Instant now = time.clock().instant();
+            promoteDue(now);
+            heap.forEach(slot -> queued.remove(slot.key(), slot));
+            heap.clear();
+            delayed = 0;
+            dirty.values().removeIf(due -> due.isAfter(now));
+            changes++;
+            monitor.notifyAll();
+        }
+    }
+
+    /** Whether adds are ignored: after {@link #shutdown} or {@link #shutdownWithDrain}. */
     public boolean isShutdown() {
         synchronized (monitor) {
-            return shutdown;
+            return shutdown || draining;
         }
     }
 

@@ -13,6 +13,10 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Secret;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,6 +26,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -30,6 +35,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.LoggerFactory;
 
 @Timeout(10)
 class ReconcileLoopTest {
@@ -489,6 +495,125 @@ class ReconcileLoopTest {
         settle(controller, time);
 
         assertThat(startedAt).containsExactly(0L, 200L, 205L);
+    }
+
+    @Test
+    void withShutdownDrainCloseReconcilesTheKeysQueuedWithinTheGrace() throws Exception {
+        configMapApi.listing(configMap("a", "1"), configMap("b", "1"), configMap("c", "1"), configMap("d", "1"));
+        CountDownLatch firstStarted = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ReconcileLoop<V1ConfigMap> controller = start(builder(firstWaitsFor(firstStarted, release))
+                .settings(ReconcilerSettings.defaults().withShutdownDrain(true)));
+        assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(controller.snapshot().queueDepth()).isEqualTo(3);
+
+        Thread closer = new Thread(() -> controller.close(Duration.ofSeconds(5)));
+        closer.start();
+        await().until(() -> controller.queue().isShutdown());
+        configMapApi.apply(configMap("e", "2")); // after the stop: not taken
+        release.countDown();
+        closer.join(5000);
+
+        assertThat(closer.isAlive()).isFalse();
+        assertThat(counts()).isEqualTo(Map.of("a", 1, "b", 1, "c", 1, "d", 1));
+        assertThat(controller.isRunning()).isFalse();
+    }
+
+    @Test
+    void withoutShutdownDrainCloseDropsTheQueuedKeys() throws Exception {
+        configMapApi.listing(configMap("a", "1"), configMap("b", "1"), configMap("c", "1"), configMap("d", "1"));
+        CountDownLatch firstStarted = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ReconcileLoop<V1ConfigMap> controller = start(builder(firstWaitsFor(firstStarted, release)));
+        assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue();
+
+        Thread closer = new Thread(() -> controller.close(Duration.ofSeconds(5)));
+        closer.start();
+        await().until(() -> controller.queue().isShutdown());
+        release.countDown();
+        closer.join(5000);
+
+        assertThat(counts()).as("only the reconcile that was running").hasSize(1).containsValue(1);
+        assertThat(controller.isRunning()).isFalse();
+    }
+
+    @Test
+    void aDrainEndsAtTheGraceAndALostLeaseEndsItAtOnce() throws Exception {
+        configMapApi.listing(configMap("a", "1"), configMap("b", "1"), configMap("c", "1"));
+        CountDownLatch firstStarted = new CountDownLatch(1);
+        AtomicInteger interrupted = new AtomicInteger();
+        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+            count(object);
+            firstStarted.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                interrupted.incrementAndGet();
+                throw e;
+            }
+            return ReconcileResult.done();
+        }).settings(ReconcilerSettings.defaults().withShutdownDrain(true)));
+        assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue();
+
+        controller.stop();
+        controller.suspend(); // the Lease is lost during the drain
+
+        assertThat(controller.awaitSuspended(Duration.ofSeconds(5))).isTrue();
+        assertThat(interrupted).hasValue(1);
+        assertThat(counts()).as("the queued keys were dropped, not drained").hasSize(1);
+    }
+
+    @Test
+    void aReconcileThatIgnoresItsInterruptIsReportedAfterTheGraceAndCloseStillReturns() throws Exception {
+        configMapApi.listing(configMap("a", "1"));
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+            started.countDown();
+            while (true) {
+                try {
+                    if (release.await(10, TimeUnit.SECONDS)) {
+                        return ReconcileResult.done();
+                    }
+                } catch (InterruptedException ignored) {
+                    // the defect under test: it carries on
+                }
+            }
+        }));
+        assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+        Logger loopLog = (Logger) LoggerFactory.getLogger(ReconcileLoop.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        loopLog.addAppender(logged);
+        try {
+            long before = System.nanoTime();
+            controller.close(Duration.ofMillis(50));
+            long took = System.nanoTime() - before;
+
+            assertThat(Duration.ofNanos(took)).as("the grace, 1 s after the interrupt, and no more")
+                    .isLessThan(Duration.ofSeconds(3));
+            assertThat(logged.list).filteredOn(e -> e.getLevel() == Level.WARN)
+                    .extracting(ILoggingEvent::getFormattedMessage).singleElement().asString()
+                    .contains("reconciler test", "reconcile of default/a ignored its interrupt");
+            assertThat(controller.snapshot().stuckKeys()).containsExactly("default/a");
+        } finally {
+            loopLog.detachAppender(logged);
+            release.countDown();
+        }
+        await().until(() -> controller.snapshot().stuckKeys().isEmpty());
+    }
+
+    /** The first reconcile signals {@code started} and waits for {@code release}; every one is counted. */
+    private ReconcileFunction<V1ConfigMap> firstWaitsFor(CountDownLatch started, CountDownLatch release) {
+        AtomicInteger calls = new AtomicInteger();
+        return (object, context) -> {
+            count(object);
+            if (calls.incrementAndGet() == 1) {
+                started.countDown();
+                release.await();
+            }
+            return ReconcileResult.done();
+        };
     }
 
     /** Counts the primary events that reached listeners added before this one (the controller's). */

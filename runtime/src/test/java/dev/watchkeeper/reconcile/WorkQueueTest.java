@@ -185,6 +185,54 @@ class WorkQueueTest {
     }
 
     @Test
+    void aDrainHandsOutTheKeysDueThenAndDropsDelayedOnesAndLaterAdds() throws Exception {
+        queue.add("a");
+        queue.add("b");
+        queue.add("later", Duration.ofSeconds(1));
+        queue.add("c", Duration.ofMillis(10));
+        time.advance(Duration.ofMillis(10));
+
+        queue.shutdownWithDrain();
+        queue.add("d");
+        time.advance(Duration.ofSeconds(1));
+
+        assertThat(queue.isShutdown()).isTrue();
+        assertThat(queue.take()).isEqualTo("a");
+        assertThat(queue.take()).isEqualTo("b");
+        assertThat(queue.take()).as("due when the drain began").isEqualTo("c");
+        assertThat(queue.take()).as("delayed and later keys are dropped").isNull();
+        assertThat(queue.delayed()).isZero();
+    }
+
+    @Test
+    void aDrainHandsOutAKeyAddedDueNowWhileItWasProcessingButNotOneAddedWithADelay() throws Exception {
+        queue.add("a");
+        queue.add("b");
+        assertThat(queue.take()).isEqualTo("a");
+        assertThat(queue.take()).isEqualTo("b");
+        queue.add("a");
+        queue.add("b", Duration.ofSeconds(5));
+
+        queue.shutdownWithDrain();
+        assertThat(queue.take()).as("nothing queued now").isNull();
+        queue.done("a");
+        queue.done("b");
+
+        assertThat(queue.take()).isEqualTo("a");
+        assertThat(queue.take()).isNull();
+    }
+
+    @Test
+    void shutdownEndsADrain() throws Exception {
+        queue.add("a");
+        queue.shutdownWithDrain();
+
+        queue.shutdown();
+
+        assertThat(queue.take()).isNull();
+    }
+
+    @Test
     void takeIsInterruptible() throws Exception {
         Thread taker = new Thread(this::takeQuietly);
         taker.start();

@@ -20,14 +20,16 @@ import java.util.List;
  * @param failingKeys       failing keys (capped) with attempts, next retry and last error
  * @param failingKeysTotal  failing keys in all
  * @param counts            totals since start
+ * @param stuckKeys         keys whose reconcile ignored its interrupt at stop and still runs
  */
 public record ReconcilerDescriptor(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
         int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
-        List<ReconcilerSnapshot.FailingKey> failingKeys, int failingKeysTotal, ReconcilerSnapshot.Counts counts) {
+        List<ReconcilerSnapshot.FailingKey> failingKeys, int failingKeysTotal, ReconcilerSnapshot.Counts counts,
+        List<String> stuckKeys) {
 
     static ReconcilerDescriptor of(ReconcilerSnapshot s) {
         return new ReconcilerDescriptor(s.name(), s.primaryWatcher(), s.secondaryWatchers(), s.ready(),
                 s.queueDepth(), s.scheduled(), s.inFlight(), s.concurrency(), s.lastReconcileAt(), s.lastResult(), s.failingKeys(),
-                s.failingKeysTotal(), s.counts());
+                s.failingKeysTotal(), s.counts(), s.stuckKeys());
     }
 }

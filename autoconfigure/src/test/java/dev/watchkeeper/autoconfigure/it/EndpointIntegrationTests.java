@@ -102,6 +102,7 @@ class EndpointIntegrationTests {
         assertThat(Instant.parse(kept.get("at").getAsString())).isBefore(Instant.now());
         JsonObject reconciler = http.get("/actuator/watchkeeper/team").json().getAsJsonObject();
         assertThat(reconciler.get("primaryWatcher").getAsString()).isEqualTo(WATCHER);
+        assertThat(reconciler.getAsJsonArray("stuckKeys")).as("no reconcile ignored an interrupt").isEmpty();
         await().atMost(Duration.ofSeconds(10)).until(() -> http.get("/actuator/watchkeeper/team").json()
                 .getAsJsonObject().getAsJsonObject("counts").get("reconciles").getAsInt() >= 1);
     }
