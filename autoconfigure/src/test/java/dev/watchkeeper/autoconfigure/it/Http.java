@@ -1,5 +1,7 @@
 package dev.watchkeeper.autoconfigure.it;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParser;
 import java.io.IOException;
@@ -8,23 +10,41 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.Base64;
 
 /** Real HTTP calls to the application under test. */
 final class Http {
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final int port;
+    private final String authorization;
 
     Http(int port) {
+        this(port, null);
+    }
+
+    private Http(int port, String authorization) {
         this.port = port;
+        this.authorization = authorization;
+    }
+
+    /** The same calls, made as {@code user} with HTTP Basic authentication. */
+    Http as(String user, String password) {
+        String credentials = user + ":" + password;
+        return new Http(port, "Basic " + Base64.getEncoder().encodeToString(credentials.getBytes(UTF_8)));
     }
 
     Response get(String path) {
-        return send(HttpRequest.newBuilder(uri(path)).GET().build());
+        return send(request(path).GET().build());
     }
 
     Response post(String path) {
-        return send(HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.noBody()).build());
+        return send(request(path).POST(HttpRequest.BodyPublishers.noBody()).build());
+    }
+
+    private HttpRequest.Builder request(String path) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path));
+        return authorization == null ? request : request.header("Authorization", authorization);
     }
 
     private URI uri(String path) {
