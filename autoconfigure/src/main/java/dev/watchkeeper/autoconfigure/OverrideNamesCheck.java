@@ -4,10 +4,13 @@ import dev.watchkeeper.reconcile.ReconcileLoop;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.watch.Watcher;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -15,7 +18,8 @@ import org.springframework.core.env.ConfigurableEnvironment;
 /**
  * Fails start-up when a {@code watchkeeper.watchers.<name>.*} or {@code watchkeeper.reconcilers.<name>.*} override
  * names no watcher or reconciler, listing the known names; otherwise the override would be ignored without a word.
- * An entry that declares a watcher ({@code resource}, {@code api-version}, …) is not an override. Runs as the last
+ * An entry that declares a watcher ({@code resource}, {@code api-version}, …) is not an override. Overrides of a
+ * property group's member, or of a reconciler's namespace set as a whole, fail too, naming where to set them. Runs as the last
  * step before the registry starts, once every {@code @Reconciler} method and every watcher bean is registered.
  */
 class OverrideNamesCheck implements SmartLifecycle {
@@ -37,14 +41,24 @@ class OverrideNamesCheck implements SmartLifecycle {
         Set<String> watchers = new TreeSet<>();
         registry.watchers().stream().map(Watcher::name).forEach(watchers::add);
         Map<String, String> groupOfMember = new HashMap<>();
+        Set<String> propertyGroups = new HashSet<>();
         for (PropertyWatcher declared : PropertyWatcher.declaredIn(properties)) {
             watchers.add(declared.name());
             if (declared.grouped()) {
+                propertyGroups.add(declared.name());
                 declared.declarations().forEach(member -> groupOfMember.put(member.name(), declared.name()));
             }
         }
         for (String name : properties.watchers().entrySet().stream()
                 .filter(entry -> !entry.getValue().declaresWatcher()).map(Map.Entry::getKey).toList()) {
+            List<Watcher<?>> members = registry.watchersNamed(name);
+            if (registry.watcher(name).isEmpty() && !members.isEmpty() && !propertyGroups.contains(name)) {
+                PropertyKeys.Written written = written("watchkeeper.watchers", name);
+                throw WatchkeeperPropertyException.invalid(written.key(), written.value(), "'" + name + "' is the"
+                        + " namespace set of a reconciler, one watcher per namespace with settings of its own; set"
+                        + " them under " + members.stream().map(member -> PropertyLayers.entry(
+                                "watchkeeper.watchers", member.name())).collect(Collectors.joining(", ")) + " instead");
+            }
             String group = groupOfMember.get(name);
             if (group != null) {
                 PropertyKeys.Written written = written("watchkeeper.watchers", name);

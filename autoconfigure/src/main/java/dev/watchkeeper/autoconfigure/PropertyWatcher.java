@@ -54,23 +54,26 @@ record PropertyWatcher(String name, ResourceType<?> type, List<WatcherDeclaratio
         List<String> namespaces = properties.namespaces().isEmpty() ? Collections.singletonList(
                 properties.namespace()) : List.copyOf(properties.namespaces());
         for (String namespace : namespaces) {
-            if (namespace != null && !namespace.isBlank() && !DNS_NAME.matcher(namespace).matches()) {
+            if (namespace != null && !namespace.isBlank() && !isNamespaceName(namespace)) {
                 throw WatchkeeperPropertyException.invalid(properties.namespace() != null ? prefix + ".namespace" : prefix
                         + ".namespaces", namespace, "is not a namespace name");
             }
         }
-        boolean grouped = namespaces.size() > 1;
-        List<WatcherDeclaration<?>> declarations = new ArrayList<>();
-        for (String namespace : namespaces) {
-            WatchScope scope = new WatchScope(namespace, properties.labelSelector(), properties.fieldSelector());
-            declarations.add(declaration(grouped ? name + "@" + namespace : name, type, scope));
-        }
-        return new PropertyWatcher(name, type, List.copyOf(declarations), grouped);
+        List<WatcherDeclaration<?>> declarations = members(name, type,
+                new WatchScope(properties.namespace(), properties.labelSelector(), properties.fieldSelector()),
+                List.copyOf(properties.namespaces()));
+        return new PropertyWatcher(name, type, declarations, declarations.size() > 1);
     }
 
-    private static <T extends KubernetesObject> WatcherDeclaration<T> declaration(String name, ResourceType<T> type,
-            WatchScope scope) {
-        return WatcherDeclaration.of(type, scope).named(name);
+    /** Whether {@code value} may name a namespace (a DNS name). */
+    static boolean isNamespaceName(String value) {
+        return DNS_NAME.matcher(value).matches();
+    }
+
+    /** One declaration, or with several namespaces one {@code <name>@<namespace>} per namespace. */
+    private static <T extends KubernetesObject> List<WatcherDeclaration<?>> members(String name, ResourceType<T> type,
+            WatchScope scope, List<String> namespaces) {
+        return List.copyOf(WatcherDeclaration.of(type, scope).named(name).inEach(namespaces));
     }
 
     /** The resource of {@code resource}, or of {@code api-version} with {@code kind} or {@code plural}. */

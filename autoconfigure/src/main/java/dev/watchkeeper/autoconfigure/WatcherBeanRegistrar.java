@@ -1,5 +1,6 @@
 package dev.watchkeeper.autoconfigure;
 
+import dev.watchkeeper.annotation.NamespaceOverrides;
 import dev.watchkeeper.annotation.ParsedReconciler;
 import dev.watchkeeper.annotation.ReconcilerParser;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
@@ -36,7 +37,8 @@ import org.springframework.util.ClassUtils;
  * {@code @Qualifier("app-config") Store<V1ConfigMap>} injects. The registry stays the one source of truth: each
  * bean's instance is {@code registry.watcher(declaration)}, so equal declarations (docs/semantics.md §11) are one instance
  * under several bean names. A {@code namespaces} set is one {@code Watcher} bean per namespace
- * ({@code <name>@<namespace>}) and one merged store bean {@code <name>}. Being the first to read the properties, it
+ * ({@code <name>@<namespace>}) and one merged store bean {@code <name>}; a reconciler's namespace set is its
+ * watchers' beans, one per namespace ({@code <plural>@<namespace>}). Being the first to read the properties, it
  * first fails start-up on a key under {@code watchkeeper.} that binds to nothing (a misspelt one).
  *
  * <pre>{@code
@@ -75,6 +77,7 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
         for (PropertyWatcher declared : PropertyWatcher.declaredIn(properties)) {
             registerProperty(registry, beanFactory, declared);
         }
+        NamespaceOverrides namespaceOverrides = PropertyNamespaceOverrides.of(properties);
         for (String beanName : existing) {
             Class<?> type = typeOf(beanFactory, beanName);
             if (type == null) {
@@ -84,7 +87,7 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
                 registerDefinition(registry, beanFactory, beanName);
             } else {
                 for (ParsedReconciler reconciler : ReconcilerParser.parse(ClassUtils.getUserClass(type), beanName,
-                        environment::resolvePlaceholders)) {
+                        environment::resolvePlaceholders, namespaceOverrides)) {
                     for (WatcherDeclaration<?> declaration : reconciler.watchers()) {
                         String name = declaration.effectiveName();
                         if (!registry.containsBeanDefinition(WATCHER_BEAN_PREFIX + name)) {

@@ -120,8 +120,8 @@ public final class WatchkeeperAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    static ReconcilerAnnotationBeanPostProcessor reconcilerAnnotationBeanPostProcessor() {
-        return new ReconcilerAnnotationBeanPostProcessor();
+    static ReconcilerAnnotationBeanPostProcessor reconcilerAnnotationBeanPostProcessor(Environment environment) {
+        return new ReconcilerAnnotationBeanPostProcessor(PropertyNamespaceOverrides.of(environment));
     }
 
     @Bean

@@ -200,12 +200,19 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param resyncPeriod Periodic resync for this reconciler; 0 = off
      * @param debounce     Debounce of this reconciler (overrides the annotation's {@code debounce}); 0 = off
      * @param shutdownDrain Whether this reconciler drains its queue on shutdown
+     * @param namespaces   The namespaces to reconcile in, replacing the annotation's {@code namespace} and
+     *                     {@code namespaces}: one watcher per namespace for the primary and for each secondary
+     *                     (named {@code <plural>@<namespace>}), each with its own backoff and state
      */
     public record ReconcilerProperties(Integer concurrency, BackoffOverrides backoff, Duration resyncPeriod,
-            Duration debounce, Boolean shutdownDrain) {
+            Duration debounce, Boolean shutdownDrain, Set<String> namespaces) {
 
         /** No overrides. */
-        static final ReconcilerProperties NONE = new ReconcilerProperties(null, null, null, null, null);
+        static final ReconcilerProperties NONE = new ReconcilerProperties(null, null, null, null, null, null);
+
+        public ReconcilerProperties {
+            namespaces = namespaces == null ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(namespaces));
+        }
     }
 
     /**

@@ -295,7 +295,7 @@ class WatchkeeperAutoConfigurationTests {
         runner.withUserConfiguration(Declared.class).withPropertyValues("watchkeeper.shard.label-selector=shard=blue")
                 .run(context -> {
                     WatchkeeperRegistry registry = context.getBean(WatchkeeperRegistry.class);
-                    assertThat(registry.reconciler("gen").orElseThrow().primary().scope().labelSelector())
+                    assertThat(registry.reconciler("gen").orElseThrow().primary().members().get(0).scope().labelSelector())
                             .isEqualTo("shard=blue");
                     assertThat(registry.watcher("cms").orElseThrow().scope().labelSelector())
                             .as("a watcher of no reconciler keeps its own").isNull();

@@ -21,22 +21,26 @@ import java.util.List;
  * @param owned        the watchers of {@code owns}, in the primary's namespace
  * @param watched      the watchers of {@code watches}, in the primary's namespace
  * @param debounce     the {@code debounce} attribute, or {@code null} when it is empty
+ * @param namespaces   a set of two or more namespaces, each watched by its own copy of every watcher above (their
+ *                     scopes then name no namespace); empty = the namespace of their scopes
  */
 public record ParsedReconciler(String beanName, Method method, Reconciler annotation, String name,
         Class<? extends KubernetesObject> primaryType, boolean takesContext, WatcherDeclaration<?> primary,
-        List<WatcherDeclaration<?>> owned, List<WatcherDeclaration<?>> watched, Duration debounce) {
+        List<WatcherDeclaration<?>> owned, List<WatcherDeclaration<?>> watched, Duration debounce,
+        List<String> namespaces) {
 
     public ParsedReconciler {
         owned = List.copyOf(owned);
         watched = List.copyOf(watched);
+        namespaces = List.copyOf(namespaces);
     }
 
-    /** Every watcher the reconciler needs: primary, owned, watched. */
+    /** Every watcher the reconciler needs: primary, owned, watched, each once per namespace of a set. */
     public List<WatcherDeclaration<?>> watchers() {
         List<WatcherDeclaration<?>> all = new ArrayList<>();
-        all.add(primary);
-        all.addAll(owned);
-        all.addAll(watched);
+        all.addAll(primary.inEach(namespaces));
+        owned.forEach(declaration -> all.addAll(declaration.inEach(namespaces)));
+        watched.forEach(declaration -> all.addAll(declaration.inEach(namespaces)));
         return all;
     }
 

@@ -42,13 +42,21 @@ public @interface Reconciler {
     /** The namespace to watch; empty = all namespaces (and cluster-scoped resources). */
     String namespace() default "";
 
+    /**
+     * Several namespaces to watch instead of {@link #namespace()}: one watcher per namespace for the primary and for
+     * each secondary, each with its own backoff and state, read together. An entry may hold a comma-separated list
+     * ({@code "${app.namespaces}"}). The property {@code watchkeeper.reconcilers.<name>.namespaces} replaces both
+     * attributes.
+     */
+    String[] namespaces() default {};
+
     /** A label selector for the primary resource. */
     String labelSelector() default "";
 
     /** A field selector for the primary resource. */
     String fieldSelector() default "";
 
-    /** Secondary types whose objects name their primary in a controller ownerReference; watched in the same namespace. */
+    /** Secondary types whose objects name their primary in a controller ownerReference; watched in the same namespaces. */
     Class<? extends KubernetesObject>[] owns() default {};
 
     /**

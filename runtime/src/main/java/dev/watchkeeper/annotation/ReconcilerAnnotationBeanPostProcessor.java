@@ -10,6 +10,7 @@ import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
@@ -27,9 +28,9 @@ import org.springframework.core.env.Environment;
  * Finds {@link Reconciler @Reconciler} methods on beans and registers a controller for each with the
  * {@link WatchkeeperRegistry} bean (modelled on {@code ScheduledAnnotationBeanPostProcessor}). Methods are parsed
  * and checked by {@link ReconcilerParser} as each bean is initialized, so a wrong signature fails start-up naming
- * the bean and method; placeholders are resolved from the {@link Environment}; declarations are
- * registered once all singletons exist, so mapper and filter beans can be looked up. Declare it as a
- * {@code static @Bean}:
+ * the bean and method; placeholders are resolved from the {@link Environment}, and namespaces configured per
+ * reconciler ({@link NamespaceOverrides}) replace the annotation's; declarations are registered once all singletons
+ * exist, so mapper and filter beans can be looked up. Declare it as a {@code static @Bean}:
  *
  * <pre>{@code
  * @Bean
@@ -46,9 +47,20 @@ public class ReconcilerAnnotationBeanPostProcessor
     }
 
     private final List<Found> pending = new ArrayList<>();
+    private final NamespaceOverrides namespaceOverrides;
     private ListableBeanFactory beanFactory;
     private Environment environment;
     private boolean singletonsReady;
+
+    /** Reconcilers in the namespaces their annotations name. */
+    public ReconcilerAnnotationBeanPostProcessor() {
+        this(NamespaceOverrides.none());
+    }
+
+    /** Reconcilers whose configured namespaces, when there are any, replace their annotations'. */
+    public ReconcilerAnnotationBeanPostProcessor(NamespaceOverrides namespaceOverrides) {
+        this.namespaceOverrides = Objects.requireNonNull(namespaceOverrides, "namespaceOverrides");
+    }
 
     @Override
     public void setBeanFactory(BeanFactory beanFactory) {
@@ -72,7 +84,7 @@ public class ReconcilerAnnotationBeanPostProcessor
     public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
         List<Found> found = new ArrayList<>();
         for (ParsedReconciler parsed : ReconcilerParser.parse(AopUtils.getTargetClass(bean), beanName,
-                environment::resolvePlaceholders)) {
+                environment::resolvePlaceholders, namespaceOverrides)) {
             Method invocable = AopUtils.selectInvocableMethod(parsed.method(), bean.getClass());
             found.add(new Found(parsed, new ReconcilerMethod(bean, invocable, parsed.takesContext())));
         }
@@ -122,7 +134,8 @@ public class ReconcilerAnnotationBeanPostProcessor
                 : beanFactory.getBean(AnnotatedMethods.resolve(environment::resolvePlaceholders, annotation.filter()),
                         TriggerFilter.class);
         return new ReconcilerDeclaration(parsed.name(), parsed.primary(), secondaries, found.function(),
-                annotation.concurrency(), Set.of(annotation.triggerOn()), filter, parsed.source(), parsed.debounce());
+                annotation.concurrency(), Set.of(annotation.triggerOn()), filter, parsed.source(), parsed.debounce(),
+                parsed.namespaces());
     }
 
     /** The one {@code SecondaryMapper<S>} bean for {@code type}, among the named ones when names are given. */

@@ -8,8 +8,11 @@ import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 
@@ -21,7 +24,7 @@ import org.springframework.format.datetime.standard.DurationFormatterUtils;
  *
  * <pre>{@code
  * List<ParsedReconciler> reconcilers = ReconcilerParser.parse(MirrorConfig.class, "mirrorConfig",
- *         environment::resolvePlaceholders);
+ *         environment::resolvePlaceholders, NamespaceOverrides.none());
  * }</pre>
  */
 public final class ReconcilerParser {
@@ -39,26 +42,30 @@ public final class ReconcilerParser {
      * Every {@code @Reconciler} method of {@code type}, parsed.
      *
      * @param beanName the bean's name, for default names and messages
-     * @param resolver resolves {@code ${…}} placeholders in attributes (an unresolved one is an error)
+     * @param resolver   resolves {@code ${…}} placeholders in attributes (an unresolved one is an error)
+     * @param overrides  namespaces configured by reconciler name, which replace the annotation's
      * @throws IllegalStateException naming bean, method and what is wrong
      */
-    public static List<ParsedReconciler> parse(Class<?> type, String beanName, UnaryOperator<String> resolver) {
+    public static List<ParsedReconciler> parse(Class<?> type, String beanName, UnaryOperator<String> resolver,
+            NamespaceOverrides overrides) {
         List<ParsedReconciler> parsed = new ArrayList<>();
         for (Map.Entry<Method, Reconciler> entry : AnnotatedMethods.find(type, Reconciler.class).entrySet()) {
-            parsed.add(parse(beanName, entry.getKey(), entry.getValue(), resolver));
+            parsed.add(parse(beanName, entry.getKey(), entry.getValue(), resolver, overrides));
         }
         return parsed;
     }
 
     private static ParsedReconciler parse(String beanName, Method method, Reconciler annotation,
-            UnaryOperator<String> resolver) {
+            UnaryOperator<String> resolver, NamespaceOverrides overrides) {
         Class<? extends KubernetesObject> primaryType = primaryType(beanName, method);
         try {
             String name = AnnotatedMethods.resolve(resolver, annotation.name());
             if (name.isEmpty()) {
                 name = beanName + "-" + method.getName();
             }
-            String namespace = AnnotatedMethods.resolve(resolver, annotation.namespace());
+            List<String> namespaces = namespaces(name, annotation, resolver, overrides);
+            String namespace = namespaces.size() == 1 ? namespaces.get(0) : null;
+            namespaces = namespaces.size() > 1 ? namespaces : List.of();
             String labelSelector = joinSelectors(AnnotatedMethods.resolve(resolver, annotation.labelSelector()),
                     AnnotatedMethods.resolve(resolver, SHARD_SELECTOR));
             WatcherDeclaration<?> primary = WatcherDeclaration.of(
@@ -70,7 +77,7 @@ public final class ReconcilerParser {
             return new ParsedReconciler(beanName, method, annotation, name, primaryType,
                     method.getParameterCount() == 2, primary, secondaries(annotation.owns(), namespace),
                     secondaries(annotation.watches(), namespace),
-                    debounce(AnnotatedMethods.resolve(resolver, annotation.debounce())));
+                    debounce(AnnotatedMethods.resolve(resolver, annotation.debounce())), namespaces);
         } catch (IllegalArgumentException e) {
             throw AnnotatedMethods.invalid(Reconciler.class, beanName, method, e.getMessage());
         }
@@ -91,6 +98,35 @@ public final class ReconcilerParser {
             throw new IllegalArgumentException("debounce must not be negative, was " + value);
         }
         return debounce;
+    }
+
+    /**
+     * The configured namespaces if any, else the annotation's {@code namespaces} (entries split at commas) or its
+     * {@code namespace}: none = all, one, or a set.
+     */
+    private static List<String> namespaces(String name, Reconciler annotation, UnaryOperator<String> resolver,
+            NamespaceOverrides overrides) {
+        List<String> configured = overrides.of(name);
+        if (!configured.isEmpty()) {
+            return List.copyOf(configured);
+        }
+        String namespace = AnnotatedMethods.resolve(resolver, annotation.namespace());
+        Set<String> namespaces = new LinkedHashSet<>();
+        for (String entry : annotation.namespaces()) {
+            for (String part : AnnotatedMethods.resolve(resolver, entry).split(",")) {
+                if (part.isBlank()) {
+                    throw new IllegalArgumentException("namespaces " + Arrays.toString(annotation.namespaces())
+                            + " has an empty entry");
+                }
+                if (!namespaces.add(part.trim())) {
+                    throw new IllegalArgumentException("namespaces lists '" + part.trim() + "' twice");
+                }
+            }
+        }
+        if (!namespaces.isEmpty() && !namespace.isEmpty()) {
+            throw new IllegalArgumentException("set either namespace or namespaces, not both");
+        }
+        return namespace.isEmpty() ? List.copyOf(namespaces) : List.of(namespace);
     }
 
     /** {@code a=b} and {@code shard=1} → {@code a=b,shard=1}; empty parts are left out. */
@@ -126,7 +162,7 @@ public final class ReconcilerParser {
         return primary;
     }
 
-    /** Secondary watchers: in the primary's namespace, without selectors. */
+    /** Secondary watchers: in the primary's namespace (or each of its set), without selectors. */
     private static List<WatcherDeclaration<?>> secondaries(Class<? extends KubernetesObject>[] types,
             String namespace) {
         List<WatcherDeclaration<?>> declarations = new ArrayList<>();

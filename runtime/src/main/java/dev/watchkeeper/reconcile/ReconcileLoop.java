@@ -6,6 +6,7 @@ import dev.watchkeeper.store.Store;
 import dev.watchkeeper.text.Plural;
 import dev.watchkeeper.watch.WatchEventListener;
 import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.WatcherGroup;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
@@ -55,12 +56,12 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     private static final int FAILING_KEYS_SHOWN = 20;
     private static final Duration AFTER_INTERRUPT = Duration.ofSeconds(1);
 
-    /** A secondary watcher and how its objects map to primary keys. */
-    private record Secondary<S extends KubernetesObject>(Watcher<S> watcher, SecondaryMapper<S> mapper) {
+    /** A secondary watcher (or one per namespace) and how its objects map to primary keys. */
+    private record Secondary<S extends KubernetesObject>(WatcherGroup<S> watcher, SecondaryMapper<S> mapper) {
     }
 
     private final String name;
-    private final Watcher<T> primary;
+    private final WatcherGroup<T> primary;
     private final List<Secondary<?>> secondaries;
     private final ReconcilerSettings settings;
     private final TimeSource time;
@@ -107,6 +108,12 @@ public final class ReconcileLoop<T extends KubernetesObject> {
 
     /** Starts building a controller named {@code name} that reconciles the objects of {@code primary}. */
     public static <T extends KubernetesObject> Builder<T> builder(String name, Watcher<T> primary,
+            ReconcileFunction<T> reconciler) {
+        return builder(name, WatcherGroup.of(primary), reconciler);
+    }
+
+    /** A controller that reconciles the objects of every watcher of {@code primary} (a set of namespaces). */
+    public static <T extends KubernetesObject> Builder<T> builder(String name, WatcherGroup<T> primary,
             ReconcileFunction<T> reconciler) {
         return new Builder<>(name, primary, reconciler);
     }
@@ -296,14 +303,14 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         return name;
     }
 
-    /** The watcher of the primary resource. */
-    public Watcher<T> primary() {
+    /** The watcher of the primary resource (or the one per namespace of a set). */
+    public WatcherGroup<T> primary() {
         return primary;
     }
 
     /** The watchers of owned and otherwise watched resources. */
-    public List<Watcher<?>> secondaries() {
-        return secondaries.stream().<Watcher<?>>map(Secondary::watcher).toList();
+    public List<WatcherGroup<?>> secondaries() {
+        return secondaries.stream().<WatcherGroup<?>>map(Secondary::watcher).toList();
     }
 
     public ReconcilerSettings settings() {
@@ -436,7 +443,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     public static final class Builder<T extends KubernetesObject> {
 
         private final String name;
-        private final Watcher<T> primary;
+        private final WatcherGroup<T> primary;
         private final ReconcileFunction<T> reconciler;
         private final List<Secondary<?>> secondaries = new ArrayList<>();
         private final List<ReconcileListener> listeners = new ArrayList<>();
@@ -447,7 +454,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         private ReconcileObserver observer = ReconcileObserver.passThrough();
         private ApiClient apiClient;
 
-        private Builder(String name, Watcher<T> primary, ReconcileFunction<T> reconciler) {
+        private Builder(String name, WatcherGroup<T> primary, ReconcileFunction<T> reconciler) {
             if (name == null || name.isBlank()) {
                 throw new IllegalArgumentException("a reconciler needs a name");
             }
@@ -463,6 +470,11 @@ public final class ReconcileLoop<T extends KubernetesObject> {
 
         /** A secondary resource whose objects map to primary keys through {@code mapper}. */
         public <S extends KubernetesObject> Builder<T> watches(Watcher<S> secondary, SecondaryMapper<S> mapper) {
+            return watches(WatcherGroup.of(Objects.requireNonNull(secondary, "secondary")), mapper);
+        }
+
+        /** A secondary resource watched per namespace, whose objects map to primary keys through {@code mapper}. */
+        public <S extends KubernetesObject> Builder<T> watches(WatcherGroup<S> secondary, SecondaryMapper<S> mapper) {
             secondaries.add(new Secondary<>(Objects.requireNonNull(secondary, "secondary"),
                     Objects.requireNonNull(mapper, "mapper")));
             return this;

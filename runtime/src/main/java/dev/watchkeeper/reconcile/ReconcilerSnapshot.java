@@ -9,7 +9,7 @@ import java.util.List;
  * Holds no object contents.
  *
  * @param name              the reconciler's name
- * @param primaryWatcher    the name of the watcher of the primary resource
+ * @param primaryWatcher    the name of the watcher of the primary resource (of its group, for a namespace set)
  * @param secondaryWatchers names of the watchers of owned and other watched resources
  * @param ready             every store of the controller has completed its first sync, so reconciles run
  * @param queueDepth        keys due now, waiting for a worker

@@ -5,7 +5,7 @@ import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
 import dev.watchkeeper.watch.FatalErrors;
-import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.WatcherGroup;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -29,7 +29,7 @@ final class Reconciliation<T extends KubernetesObject> {
     private static final Logger log = LoggerFactory.getLogger(ReconcileLoop.class);
 
     private final String name;
-    private final Watcher<T> primary;
+    private final WatcherGroup<T> primary;
     private final ReconcileFunction<T> reconciler;
     private final Map<Class<?>, Store<?>> stores;
     private final ApiClient apiClient;
@@ -46,7 +46,7 @@ final class Reconciliation<T extends KubernetesObject> {
     private volatile Instant lastReconcileAt;
     private volatile String lastResult;
 
-    Reconciliation(String name, Watcher<T> primary, ReconcileFunction<T> reconciler, Map<Class<?>, Store<?>> stores,
+    Reconciliation(String name, WatcherGroup<T> primary, ReconcileFunction<T> reconciler, Map<Class<?>, Store<?>> stores,
             ApiClient apiClient, ReconcileObserver observer, List<ReconcileListener> listeners, TimeSource time,
             WorkQueue<ObjectKey> queue, FailureLedger ledger, EventKeys<T> eventKeys) {
         this.name = name;

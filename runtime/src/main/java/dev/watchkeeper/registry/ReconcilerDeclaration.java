@@ -28,16 +28,18 @@ import java.util.Set;
  * @param filter      a trigger filter of the user's, or {@code null}
  * @param source      where it was declared, for messages ({@code bean 'x' method reconcile(...)})
  * @param debounce    the declared debounce, or {@code null} for the settings' default; settings may override it
+ * @param namespaces  a set of namespaces to reconcile in: the primary and every secondary are watched in each, one
+ *                    watcher per namespace ({@link WatcherDeclaration#inEach}); empty = as their scopes say
  */
 public record ReconcilerDeclaration<T extends KubernetesObject>(String name, WatcherDeclaration<T> primary,
         List<SecondaryDeclaration<?>> secondaries, ReconcileFunction<T> reconciler, int concurrency,
-        Set<Trigger> triggers, TriggerFilter<T> filter, String source, Duration debounce) {
+        Set<Trigger> triggers, TriggerFilter<T> filter, String source, Duration debounce, List<String> namespaces) {
 
-    /** A declaration without a debounce of its own. */
+    /** A declaration without a debounce of its own, in the namespace its primary's scope names (or all). */
     public ReconcilerDeclaration(String name, WatcherDeclaration<T> primary, List<SecondaryDeclaration<?>> secondaries,
             ReconcileFunction<T> reconciler, int concurrency, Set<Trigger> triggers, TriggerFilter<T> filter,
             String source) {
-        this(name, primary, secondaries, reconciler, concurrency, triggers, filter, source, null);
+        this(name, primary, secondaries, reconciler, concurrency, triggers, filter, source, null, List.of());
     }
 
     public ReconcilerDeclaration {
@@ -49,5 +51,6 @@ public record ReconcilerDeclaration<T extends KubernetesObject>(String name, Wat
         Objects.requireNonNull(reconciler, "reconciler");
         triggers = triggers == null || triggers.isEmpty() ? Set.of(Trigger.ALL) : Set.copyOf(triggers);
         source = source == null ? "reconciler " + name : source;
+        namespaces = namespaces == null ? List.of() : List.copyOf(namespaces);
     }
 }

@@ -5,6 +5,8 @@ import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
 import io.kubernetes.client.common.KubernetesObject;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -59,7 +61,7 @@ public record WatcherDeclaration<T extends KubernetesObject>(String name, Resour
 
     /** Watch only {@code namespace}. */
     public WatcherDeclaration<T> namespace(String namespace) {
-        return scope(new WatchScope(namespace, scope.labelSelector(), scope.fieldSelector()));
+        return scope(scope.withNamespace(namespace));
     }
 
     /** Watch every namespace (the default), and cluster-scoped resources. */
@@ -88,6 +90,36 @@ public record WatcherDeclaration<T extends KubernetesObject>(String name, Resour
     /** The declared name, or the derived one. */
     public String effectiveName() {
         return name != null ? name : dev.watchkeeper.watch.Watcher.defaultName(type, scope);
+    }
+
+    /**
+     * This declaration once per namespace of a set (docs/semantics.md §11): no namespaces is this declaration as it
+     * is, one is this declaration in that namespace, several are one member each, named {@code <name>@<namespace>}
+     * when this one is named and derived otherwise. The members of several are known together by
+     * {@link #groupName}.
+     */
+    public List<WatcherDeclaration<T>> inEach(List<String> namespaces) {
+        if (namespaces.isEmpty()) {
+            return List.of(this);
+        }
+        if (namespaces.size() == 1) {
+            return List.of(namespace(namespaces.get(0)));
+        }
+        List<WatcherDeclaration<T>> members = new ArrayList<>();
+        for (String namespace : namespaces) {
+            WatcherDeclaration<T> member = namespace(namespace);
+            members.add(name == null ? member : member.named(name + "@" + namespace));
+        }
+        return members;
+    }
+
+    /**
+     * The name of the members of {@link #inEach} for several namespaces: the declared name, or the derived one with
+     * the namespaces joined by {@code +} ({@code configmaps@team-a+team-b}).
+     */
+    public String groupName(List<String> namespaces) {
+        return name != null ? name
+                : dev.watchkeeper.watch.Watcher.defaultName(type, scope.withNamespace(String.join("+", namespaces)));
     }
 
     /** {@code v1/configmaps in namespace default with labels app=web}, for messages. */

@@ -13,6 +13,7 @@ import dev.watchkeeper.text.Plural;
 import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.WatcherGroup;
 import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -219,7 +220,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
             ReconcilerDeclaration<T> declaration) {
         String name = declaration.name();
         claim(name, new NameOwner(null, "reconciler " + name + " (" + declaration.source() + ")"));
-        Watcher<T> primary = watcher(declaration.primary());
+        WatcherGroup<T> primary = group(declaration.primary(), declaration.namespaces());
         ReconcilerSettings settings = services.settings().reconciler(name, declaration.concurrency(),
                 declaration.debounce());
         if (settings.triggers().contains(Trigger.ALL) && !declaration.triggers().contains(Trigger.ALL)) {
@@ -233,7 +234,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
                 .observer(services.observer())
                 .apiClient(services.apiClient());
         for (SecondaryDeclaration<?> secondary : declaration.secondaries()) {
-            addSecondary(builder, primary, secondary);
+            addSecondary(builder, primary, secondary, declaration.namespaces());
         }
         ReconcileLoop<T> controller = builder.build();
         controllers.put(name, controller);
@@ -244,11 +245,21 @@ public class WatchkeeperRegistry implements SmartLifecycle {
     }
 
     private <T extends KubernetesObject, S extends KubernetesObject> void addSecondary(ReconcileLoop.Builder<T> builder,
-            Watcher<T> primary, SecondaryDeclaration<S> declaration) {
-        Watcher<S> watcher = watcher(declaration.watcher());
+            WatcherGroup<T> primary, SecondaryDeclaration<S> declaration, List<String> namespaces) {
         SecondaryMapper<S> mapper = declaration.mapper() != null ? declaration.mapper()
                 : new OwnerReferenceMapper<>(primary.type(), primary.store());
-        builder.watches(watcher, mapper);
+        builder.watches(group(declaration.watcher(), namespaces), mapper);
+    }
+
+    /** The watcher of {@code declaration}, or with several namespaces the group of one watcher per namespace. */
+    private <T extends KubernetesObject> WatcherGroup<T> group(WatcherDeclaration<T> declaration,
+            List<String> namespaces) {
+        List<WatcherDeclaration<T>> members = declaration.inEach(namespaces);
+        if (members.size() == 1) {
+            return WatcherGroup.of(watcher(members.get(0)));
+        }
+        String name = declaration.groupName(namespaces);
+        return new WatcherGroup<>(name, watcherGroup(name, members));
     }
 
     /** Starts every watcher, then every controller (whose workers wait for their stores). */

@@ -23,6 +23,10 @@ public record WatchScope(String namespace, String labelSelector, String fieldSel
         return new WatchScope(namespace, null, null);
     }
 
+    public WatchScope withNamespace(String namespace) {
+        return new WatchScope(namespace, labelSelector, fieldSelector);
+    }
+
     public WatchScope withLabelSelector(String selector) {
         return new WatchScope(namespace, selector, fieldSelector);
     }

@@ -71,7 +71,8 @@ class ReconcilerAnnotationTest {
         WatchkeeperRegistry registry = context.getBean(WatchkeeperRegistry.class);
         assertThat(registry.reconcilers()).extracting(ReconcileLoop::name).containsExactly("configMaps-reconcile");
         ReconcileLoop<?> controller = registry.reconciler("configMaps-reconcile").orElseThrow();
-        assertThat(controller.primary().scope().namespace()).isEqualTo("team-a");
+        assertThat(controller.primary().members()).singleElement()
+                .satisfies(watcher -> assertThat(watcher.scope().namespace()).isEqualTo("team-a"));
         assertThat(controller.primary().name()).isEqualTo("configmaps@team-a");
         assertThat(controller.settings().concurrency()).isEqualTo(3);
         assertThat(controller.settings().triggers()).containsExactly(Trigger.GENERATION);
@@ -90,7 +91,8 @@ class ReconcilerAnnotationTest {
         assertThat(registry.reconcilers()).hasSize(2);
         assertThat(registry.watchers()).hasSize(1);
         Object shared = registry.watchers().iterator().next();
-        assertThat(registry.reconcilers()).allSatisfy(c -> assertThat((Object) c.primary()).isSameAs(shared));
+        assertThat(registry.reconcilers()).allSatisfy(c -> assertThat((Object) c.primary().members().get(0))
+                .isSameAs(shared));
     }
 
     @Test

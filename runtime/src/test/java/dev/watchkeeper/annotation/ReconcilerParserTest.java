@@ -33,9 +33,13 @@ class ReconcilerParserTest {
         };
     }
 
+    private static List<ParsedReconciler> parse(Class<?> type, String beanName, UnaryOperator<String> resolver) {
+        return ReconcilerParser.parse(type, beanName, resolver, NamespaceOverrides.none());
+    }
+
     @Test
     void resolvesPlaceholdersAndDerivesTheWatchersAndTheDefaultName() {
-        List<ParsedReconciler> parsed = ReconcilerParser.parse(Annotated.class, "annotated", RESOLVER);
+        List<ParsedReconciler> parsed = parse(Annotated.class, "annotated", RESOLVER);
 
         assertThat(parsed).hasSize(1);
         ParsedReconciler reconciler = parsed.get(0);
@@ -51,19 +55,19 @@ class ReconcilerParserTest {
 
     @Test
     void theShardSelectorJoinsEveryPrimaryWatchersSelectorButNoSecondarys() {
-        ParsedReconciler reconciler = ReconcilerParser.parse(Annotated.class, "annotated", resolver(Map.of(
+        ParsedReconciler reconciler = parse(Annotated.class, "annotated", resolver(Map.of(
                 "team", "team-a", "selector", "tier=web", "watchkeeper.shard.label-selector", "shard=blue"))).get(0);
 
         assertThat(reconciler.primary().scope().labelSelector()).isEqualTo("tier=web,shard=blue");
         assertThat(reconciler.owned().get(0).scope().labelSelector()).isNull();
-        assertThat(ReconcilerParser.parse(Unselected.class, "plain", resolver(Map.of(
+        assertThat(parse(Unselected.class, "plain", resolver(Map.of(
                 "watchkeeper.shard.label-selector", "shard=blue"))).get(0).primary().scope().labelSelector())
                 .isEqualTo("shard=blue");
     }
 
     @Test
     void anUnresolvedPlaceholderNamesItAndTheMethod() {
-        assertThatThrownBy(() -> ReconcilerParser.parse(Unresolved.class, "unresolved", RESOLVER))
+        assertThatThrownBy(() -> parse(Unresolved.class, "unresolved", RESOLVER))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessage("Invalid @Reconciler method bean 'unresolved' method Unresolved.reconcile(V1ConfigMap): "
                         + "cannot resolve the placeholder in '${nowhere}'");
@@ -71,31 +75,88 @@ class ReconcilerParserTest {
 
     @Test
     void aWrongSecondParameterNamesTheMethod() {
-        assertThatThrownBy(() -> ReconcilerParser.parse(WrongSecond.class, "wrong", RESOLVER))
+        assertThatThrownBy(() -> parse(WrongSecond.class, "wrong", RESOLVER))
                 .hasMessage("Invalid @Reconciler method bean 'wrong' method WrongSecond.reconcile(V1ConfigMap, "
                         + "String): its second parameter may only be a ReconcileContext, but is java.lang.String");
     }
 
     @Test
     void debounceIsADurationFromTheAttributeOrItsPlaceholderAndAbsentWhenEmpty() {
-        assertThat(ReconcilerParser.parse(Debounced.class, "debounced", resolver(Map.of("quiet", "1500ms")))
+        assertThat(parse(Debounced.class, "debounced", resolver(Map.of("quiet", "1500ms")))
                 .get(0).debounce()).isEqualTo(Duration.ofMillis(1500));
-        assertThat(ReconcilerParser.parse(Annotated.class, "annotated", RESOLVER).get(0).debounce()).isNull();
+        assertThat(parse(Annotated.class, "annotated", RESOLVER).get(0).debounce()).isNull();
     }
 
     @Test
     void aDebounceThatIsNoDurationNamesTheMethodAndTheForms() {
-        assertThatThrownBy(() -> ReconcilerParser.parse(Debounced.class, "debounced",
+        assertThatThrownBy(() -> parse(Debounced.class, "debounced",
                 resolver(Map.of("quiet", "soon"))))
                 .hasMessage("Invalid @Reconciler method bean 'debounced' method Debounced.reconcile(V1ConfigMap): "
                         + "debounce 'soon' is not a duration such as 500ms, 2s or PT2S");
-        assertThatThrownBy(() -> ReconcilerParser.parse(Debounced.class, "debounced",
+        assertThatThrownBy(() -> parse(Debounced.class, "debounced",
                 resolver(Map.of("quiet", "-1s"))))
                 .hasMessageEndingWith("debounce must not be negative, was -1s");
     }
 
     static class Debounced {
         @Reconciler(debounce = "${quiet}")
+        void reconcile(V1ConfigMap configMap) {
+        }
+    }
+
+    @Test
+    void aNamespaceSetIsOneWatcherPerNamespaceForThePrimaryAndEachSecondary() {
+        ParsedReconciler reconciler = parse(InTeams.class, "teams", resolver(Map.of("more", "team-b,team-c")))
+                .get(0);
+
+        assertThat(reconciler.namespaces()).containsExactly("team-a", "team-b", "team-c");
+        assertThat(reconciler.primary().scope().namespace()).isNull();
+        assertThat(reconciler.watchers()).extracting(WatcherDeclaration::effectiveName).containsExactly(
+                "configmaps@team-a-" + selectorHash("tier=web"), "configmaps@team-b-" + selectorHash("tier=web"),
+                "configmaps@team-c-" + selectorHash("tier=web"), "secrets@team-a", "secrets@team-b",
+                "secrets@team-c");
+        assertThat(reconciler.watchers()).allSatisfy(watcher -> assertThat(watcher.scope().namespace()).isNotNull());
+        assertThat(reconciler.primary().groupName(reconciler.namespaces()))
+                .isEqualTo("configmaps@team-a+team-b+team-c-" + selectorHash("tier=web"));
+    }
+
+    @Test
+    void configuredNamespacesReplaceTheAnnotationsAndOneIsJustThatNamespace() {
+        NamespaceOverrides two = name -> name.equals("annotated-reconcile") ? List.of("x", "y") : List.of();
+        ParsedReconciler set = ReconcilerParser.parse(Annotated.class, "annotated", RESOLVER, two).get(0);
+        assertThat(set.namespaces()).containsExactly("x", "y");
+        assertThat(set.watchers()).extracting(watcher -> watcher.scope().namespace())
+                .containsExactly("x", "y", "x", "y");
+
+        ParsedReconciler one = ReconcilerParser.parse(InTeams.class, "teams", RESOLVER, name -> List.of("x")).get(0);
+        assertThat(one.namespaces()).isEmpty();
+        assertThat(one.primary().scope().namespace()).isEqualTo("x");
+        assertThat(one.watchers()).extracting(watcher -> watcher.scope().namespace()).containsExactly("x", "x");
+    }
+
+    @Test
+    void namespaceAndNamespacesTogetherOrTwiceTheSameNameTheMethod() {
+        assertThatThrownBy(() -> parse(Both.class, "both", RESOLVER))
+                .hasMessage("Invalid @Reconciler method bean 'both' method Both.reconcile(V1ConfigMap): set either"
+                        + " namespace or namespaces, not both");
+        assertThatThrownBy(() -> parse(InTeams.class, "teams", resolver(Map.of("more", "team-a"))))
+                .hasMessage("Invalid @Reconciler method bean 'teams' method InTeams.reconcile(V1ConfigMap): namespaces"
+                        + " lists 'team-a' twice");
+    }
+
+    /** The hash {@code Watcher.defaultName} appends for a label selector alone. */
+    private static String selectorHash(String labelSelector) {
+        return Integer.toHexString((labelSelector + "|").hashCode() & 0xfffff);
+    }
+
+    static class InTeams {
+        @Reconciler(namespaces = {"team-a", "${more}"}, labelSelector = "tier=web", owns = V1Secret.class)
+        void reconcile(V1ConfigMap configMap) {
+        }
+    }
+
+    static class Both {
+        @Reconciler(namespace = "team-a", namespaces = "team-b")
         void reconcile(V1ConfigMap configMap) {
         }
     }

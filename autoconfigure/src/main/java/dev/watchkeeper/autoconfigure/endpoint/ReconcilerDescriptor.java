@@ -8,7 +8,7 @@ import java.util.List;
  * One reconciler in {@code /actuator/watchkeeper}.
  *
  * @param name              the reconciler's name
- * @param primaryWatcher    the watcher of its primary resource
+ * @param primaryWatcher    the watcher of its primary resource (the group of one per namespace, for a set)
  * @param secondaryWatchers watchers of owned and other watched resources
  * @param ready             every store synced, so reconciles run
  * @param queueDepth        keys due now, waiting for a worker

@@ -196,7 +196,7 @@ class WatcherBeansIntegrationTests {
     @Test
     void aReconcilersWatcherIsABeanAndTheSameInstanceTheControllerUses() {
         Object bean = context.getBean("watchkeeper.watcher.configmaps@rec");
-        assertThat(registry.reconciler("rec").orElseThrow().primary()).isSameAs(bean);
+        assertThat(registry.reconciler("rec").orElseThrow().primary().members()).singleElement().isSameAs(bean);
         assertThat(registry.watcher("configmaps@rec")).containsSame((Watcher<?>) bean);
     }
 

@@ -9,6 +9,15 @@ import dev.watchkeeper.backoff.BackOffSettings;
 import java.util.concurrent.atomic.AtomicInteger;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.reconcile.ReconcileContext;
+import dev.watchkeeper.reconcile.ReconcileLoop;
+import dev.watchkeeper.reconcile.ReconcileResult;
+import dev.watchkeeper.reconcile.Trigger;
+import dev.watchkeeper.registry.ReconcilerDeclaration;
+import dev.watchkeeper.registry.RegistryServices;
+import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.registry.WatcherDeclaration;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import java.util.Set;
 import dev.watchkeeper.reconcile.DefaultReconcileContext;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.resource.ResourceType;
@@ -425,6 +434,48 @@ abstract class ConformanceScenarios {
             assertThat(log.withMethod("PUT")).as("an unchanged status is not written").hasSize(writes);
         } finally {
             widgets.undefine();
+        }
+    }
+
+    @Test
+    void aReconcilerOfANamespaceSetReconcilesTheObjectsOfItsNamespacesOnly() throws Exception {
+        List<String> set = List.of(namespace() + "-a", namespace() + "-b");
+        String outside = namespace() + "-c";
+        CoreV1Api core = new CoreV1Api(server().apiClient());
+        List<String> namespaces = List.of(set.get(0), set.get(1), outside);
+        for (String name : namespaces) {
+            core.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(name))).execute();
+        }
+        WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(server().apiClient()));
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        try {
+            ReconcileLoop<V1ConfigMap> controller = registry.registerReconciler(new ReconcilerDeclaration<>(
+                    "namespace-set", WatcherDeclaration.of(V1ConfigMap.class), List.of(), (configMap, context) -> {
+                        reconciled.add(ObjectKey.of(configMap).toString());
+                        return ReconcileResult.done();
+                    }, 1, Set.of(Trigger.ALL), null, "test", null, set));
+            registry.start();
+            for (String name : namespaces) {
+                core.createNamespacedConfigMap(name, new V1ConfigMap().metadata(new V1ObjectMeta().name("settings")))
+                        .execute();
+            }
+            await().atMost(WAIT).until(() -> reconciled.size() >= 2);
+            // created after the outside object: once this one is reconciled, that one has had as long
+            core.createNamespacedConfigMap(set.get(1), new V1ConfigMap().metadata(new V1ObjectMeta().name("late")))
+                    .execute();
+            await().atMost(WAIT).until(() -> reconciled.contains(set.get(1) + "/late"));
+
+            assertThat(reconciled).containsExactlyInAnyOrder(set.get(0) + "/settings", set.get(1) + "/settings",
+                    set.get(1) + "/late");
+            assertThat(controller.primary().members()).extracting(watcher -> watcher.scope().namespace())
+                    .containsExactlyElementsOf(set);
+            assertThat(registry.watchers()).extracting(Watcher::name)
+                    .containsExactly("configmaps@" + set.get(0), "configmaps@" + set.get(1));
+        } finally {
+            registry.stop();
+            for (String name : namespaces) {
+                core.deleteNamespace(name).execute();
+            }
         }
     }
 
