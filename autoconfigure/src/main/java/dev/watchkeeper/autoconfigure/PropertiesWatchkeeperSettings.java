@@ -1,9 +1,11 @@
 package dev.watchkeeper.autoconfigure;
 
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.BackoffOverrides;
+import dev.watchkeeper.autoconfigure.WatchkeeperProperties.RateLimitOverrides;
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.ReconcilerProperties;
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.WatchOverrides;
 import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.reconcile.RateLimit;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import dev.watchkeeper.watch.WatchOptions;
@@ -81,7 +83,8 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
                 .withShutdownGrace(global.shutdownGrace())
                 .withResyncPeriod(pick(o.resyncPeriod(), global.resyncPeriod()))
                 .withDebounce(pick(o.debounce(), pick(annotationDebounce, global.debounce())))
-                .withShutdownDrain(pick(o.shutdownDrain(), global.shutdownDrain())));
+                .withShutdownDrain(pick(o.shutdownDrain(), global.shutdownDrain())))
+                .withRateLimit(rateLimit(reconcilerName, o.rateLimit()));
         return reconcilePolicy != null
                 ? settings.withBackOffPolicy(reconcilePolicy)
                 : settings.withBackOff(reconcileBackOff(reconcilerName, o.backoff()));
@@ -98,6 +101,19 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
         return layers.build(() -> new BackOffSettings(pick(o.initialInterval(), global.initialInterval()),
                 pick(o.multiplier(), global.multiplier()), pick(o.maxInterval(), global.maxInterval()),
                 pick(o.jitter(), global.jitter()), Duration.ZERO, null));
+    }
+
+    /** The overall retry bucket, or {@code null} when it is off; its numbers are checked even then. */
+    private RateLimit rateLimit(String reconcilerName, RateLimitOverrides own) {
+        WatchkeeperProperties.ReconcileRateLimit global = properties.reconcile().rateLimit();
+        RateLimitOverrides o = own != null ? own : RateLimitOverrides.NONE;
+        PropertyLayers layers = PropertyLayers.of("watchkeeper.reconcile.rate-limit", global);
+        if (own != null) {
+            layers = layers.over(PropertyLayers.entry("watchkeeper.reconcilers", reconcilerName) + ".rate-limit", own);
+        }
+        RateLimit limit = layers.build(() -> new RateLimit(pick(o.qps(), global.qps()),
+                pick(o.burst(), global.burst())));
+        return pick(o.enabled(), global.enabled()) ? limit : null;
     }
 
     /** The global values under {@code globalPrefix}, and over them the watcher's own {@code group}, if any. */

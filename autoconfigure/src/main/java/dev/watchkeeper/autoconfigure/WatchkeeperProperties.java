@@ -127,10 +127,23 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      *                      first event of a burst, for reconcilers whose annotation sets none; 0 = off
      * @param shutdownDrain On shutdown, still reconcile the objects already queued (within the shutdown grace)
      *                      instead of dropping them; never when the Lease is lost
+     * @param rateLimit     An overall limit on the rate of retries after errors, per reconciler
      */
     public record Reconcile(@DefaultValue ReconcileBackoff backoff, @DefaultValue("30s") Duration shutdownGrace,
             @DefaultValue("10h") Duration resyncPeriod, @DefaultValue("0s") Duration debounce,
-            @DefaultValue("false") boolean shutdownDrain) {
+            @DefaultValue("false") boolean shutdownDrain, @DefaultValue ReconcileRateLimit rateLimit) {
+    }
+
+    /**
+     * client-go's overall token bucket on the retries after errors: each retry waits for the later of its per-object
+     * backoff and a token; events, requeues and resyncs take none. One bucket per reconciler.
+     *
+     * @param enabled Retries also wait for a token of the reconciler's bucket
+     * @param qps     Tokens added per second, so retries per second once the burst is spent
+     * @param burst   Tokens the bucket holds, so retries that may start at once
+     */
+    public record ReconcileRateLimit(@DefaultValue("false") boolean enabled, @DefaultValue("10") double qps,
+            @DefaultValue("100") int burst) {
     }
 
     /**
@@ -203,16 +216,30 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param namespaces   The namespaces to reconcile in, replacing the annotation's {@code namespace} and
      *                     {@code namespaces}: one watcher per namespace for the primary and for each secondary
      *                     (named {@code <plural>@<namespace>}), each with its own backoff and state
+     * @param rateLimit    Rate limit overrides
      */
     public record ReconcilerProperties(Integer concurrency, BackoffOverrides backoff, Duration resyncPeriod,
-            Duration debounce, Boolean shutdownDrain, Set<String> namespaces) {
+            Duration debounce, Boolean shutdownDrain, Set<String> namespaces, RateLimitOverrides rateLimit) {
 
         /** No overrides. */
-        static final ReconcilerProperties NONE = new ReconcilerProperties(null, null, null, null, null, null);
+        static final ReconcilerProperties NONE = new ReconcilerProperties(null, null, null, null, null, null, null);
 
         public ReconcilerProperties {
             namespaces = namespaces == null ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(namespaces));
         }
+    }
+
+    /**
+     * Rate limit values to override; unset ones inherit.
+     *
+     * @param enabled Whether this reconciler's retries wait for tokens
+     * @param qps     Tokens added per second
+     * @param burst   Tokens the bucket holds
+     */
+    public record RateLimitOverrides(Boolean enabled, Double qps, Integer burst) {
+
+        /** No overrides. */
+        static final RateLimitOverrides NONE = new RateLimitOverrides(null, null, null);
     }
 
     /**

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.reconcile.RateLimit;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import dev.watchkeeper.registry.WatcherDeclaration;
@@ -137,6 +138,37 @@ class WatchkeeperAutoConfigurationTests {
                     assertThat(settings.reconciler("other", 1, null).shutdownDrain()).isTrue();
                     assertThat(settings.reconciler("gen", 1, null).shutdownDrain()).isFalse();
                 });
+    }
+
+    @Test
+    void theRetryRateLimitIsOffByDefaultAndTakesClientGosNumbersWhenOn() {
+        runner.withUserConfiguration(Declared.class).run(context -> assertThat(context
+                .getBean(WatchkeeperSettings.class).reconciler("gen", 1, null).rateLimit()).isNull());
+        runner.withUserConfiguration(Declared.class)
+                .withPropertyValues("watchkeeper.reconcile.rate-limit.enabled=true",
+                        "watchkeeper.reconcilers.gen.rate-limit.qps=2.5")
+                .run(context -> {
+                    WatchkeeperSettings settings = context.getBean(WatchkeeperSettings.class);
+                    assertThat(settings.reconciler("other", 1, null).rateLimit()).isEqualTo(RateLimit.clientGo());
+                    assertThat(settings.reconciler("gen", 1, null).rateLimit()).isEqualTo(new RateLimit(2.5, 100));
+                });
+        runner.withUserConfiguration(Declared.class)
+                .withPropertyValues("watchkeeper.reconcilers.gen.rate-limit.enabled=true")
+                .run(context -> assertThat(context.getBean(WatchkeeperSettings.class).reconciler("other", 1, null)
+                        .rateLimit()).as("only where enabled").isNull());
+    }
+
+    @Test
+    void anInvalidRateLimitFailsStartUpNamingThePropertyEvenWhileOff() {
+        runner.withPropertyValues("watchkeeper.reconcile.rate-limit.qps=0")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("watchkeeper.reconcile.rate-limit.qps")
+                        .hasMessageContaining("must be a positive number"));
+        runner.withUserConfiguration(Declared.class)
+                .withPropertyValues("watchkeeper.reconcilers.gen.rate-limit.burst=0")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("watchkeeper.reconcilers.gen.rate-limit.burst")
+                        .hasMessageContaining("must be at least 1"));
     }
 
     @Test

@@ -15,7 +15,8 @@ import org.springframework.retry.backoff.BackOffPolicy;
 
 /**
  * A controller's per-key failure state: the latest failure of each key (what snapshots show) and its backoff, kept
- * in one place so that a success, a delete or a manual retry clears both at once (docs/semantics.md §10).
+ * in one place so that a success, a delete or a manual retry clears both at once (docs/semantics.md §10). With a
+ * {@link RateLimit}, every retry also takes a token of the controller's one bucket and waits for the later of both.
  */
 final class FailureLedger {
 
@@ -27,9 +28,14 @@ final class FailureLedger {
     private final Map<ObjectKey, Failure> failures = new ConcurrentHashMap<>();
     private final ObjectBackOff<ObjectKey> backOff;
     private final AtomicLong order = new AtomicLong();
+    /** {@code null} without a rate limit. */
+    private final TokenBucket bucket;
+    private final AtomicLong limitedRetries = new AtomicLong();
 
-    FailureLedger(BackOffPolicy policy) {
+    /** {@code rateLimit}: {@code null} for none. */
+    FailureLedger(BackOffPolicy policy, RateLimit rateLimit) {
         this.backOff = new ObjectBackOff<>(policy);
+        this.bucket = rateLimit == null ? null : new TokenBucket(rateLimit);
     }
 
     /** The attempt number of {@code key}'s next reconcile: 1 unless it is retrying a failure. */
@@ -45,12 +51,19 @@ final class FailureLedger {
     }
 
     /**
-     * Records a failure to retry and returns how long {@code key} waits before it: its backoff's next delay, or
-     * {@code atLeast} (the server's {@code Retry-After}) when that is longer.
+     * Records a failure to retry and returns how long {@code key} waits before it: the longest of its backoff's next
+     * delay, the wait for its token of the rate limit, and {@code atLeast} (the server's {@code Retry-After}).
      */
     Duration retry(ObjectKey key, int attempt, String resourceVersion, Throwable thrown, Instant now,
             Duration atLeast) {
         Duration delay = backOff.next(key);
+        if (bucket != null) {
+            Duration token = bucket.reserve(now);
+            if (token.compareTo(delay) > 0) {
+                delay = token;
+                limitedRetries.incrementAndGet();
+            }
+        }
         if (atLeast != null && atLeast.compareTo(delay) > 0) {
             delay = atLeast;
         }
@@ -77,6 +90,12 @@ final class FailureLedger {
         List<ObjectKey> keys = List.copyOf(failures.keySet());
         keys.forEach(this::forget);
         return keys;
+    }
+
+    /** The rate limit's state at {@code now}, or {@code null} without one. */
+    ReconcilerSnapshot.RateLimitState rateLimit(Instant now) {
+        return bucket == null ? null : new ReconcilerSnapshot.RateLimitState(bucket.limit().qps(),
+                bucket.limit().burst(), bucket.delay(now), limitedRetries.get());
     }
 
     /** How many keys are failing, without walking them. */

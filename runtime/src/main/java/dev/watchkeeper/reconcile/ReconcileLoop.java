@@ -96,7 +96,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         stores.put(primary.type().javaType(), primary.store());
         secondaries.forEach(s -> stores.putIfAbsent(s.watcher().type().javaType(), s.watcher().store()));
         this.queue = new WorkQueue<>(time);
-        this.ledger = new FailureLedger(settings.backOffPolicy());
+        this.ledger = new FailureLedger(settings.backOffPolicy(), settings.rateLimit());
         TriggerFilter<T> fromTriggers = settings.triggerFilter();
         TriggerFilter<T> filter = fromTriggers == null ? builder.filter
                 : builder.filter == null ? fromTriggers : fromTriggers.or(builder.filter);
@@ -356,7 +356,8 @@ public final class ReconcileLoop<T extends KubernetesObject> {
                 isReady(), queueDepth(), queue.delayed() - (queue.isQueued(RESYNC) ? 1 : 0), queue.inFlight(),
                 settings.concurrency(),
                 reconciliation.lastReconcileAt(), reconciliation.lastResult(),
-                ledger.mostRecent(FAILING_KEYS_SHOWN), ledger.size(), counts(), stuckKeys());
+                ledger.mostRecent(FAILING_KEYS_SHOWN), ledger.size(), counts(), stuckKeys(),
+                ledger.rateLimit(time.clock().instant()));
     }
 
     /** Keys of abandoned reconciles that still run. */

@@ -31,10 +31,13 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * @param shutdownDrain whether {@code stop} and {@code close} still reconcile the keys due at that moment, within the
  *                      shutdown grace, instead of dropping them (client-go's {@code ShutDownWithDrain}); a lost Lease
  *                      never drains; default {@code false}
+ * @param rateLimit     an overall rate limit on error retries, combined with the per-object backoff by taking the
+ *                      longer wait (client-go's {@code DefaultControllerRateLimiter}); {@code null} = none, the
+ *                      default
  */
 public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, Duration shutdownGrace,
         Duration resyncPeriod, Set<Trigger> triggers, Duration debounce,
-        boolean shutdownDrain) {
+        boolean shutdownDrain, RateLimit rateLimit) {
 
     public ReconcilerSettings {
         if (concurrency < 1) {
@@ -52,7 +55,7 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
 
     public static ReconcilerSettings defaults() {
         return new ReconcilerSettings(1, defaultBackOffPolicy(), Duration.ofSeconds(30), Duration.ofHours(10),
-                Set.of(Trigger.ALL), Duration.ZERO, false);
+                Set.of(Trigger.ALL), Duration.ZERO, false, null);
     }
 
     /** client-go's per-item exponential failure rate limiter: 5 ms × 2ⁿ, capped at 1000 s, no jitter. */
@@ -62,12 +65,12 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
 
     public ReconcilerSettings withConcurrency(int concurrency) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain);
+                shutdownDrain, rateLimit);
     }
 
     public ReconcilerSettings withBackOffPolicy(BackOffPolicy policy) {
         return new ReconcilerSettings(concurrency, policy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain);
+                shutdownDrain, rateLimit);
     }
 
     /**
@@ -82,12 +85,12 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
 
     public ReconcilerSettings withShutdownGrace(Duration grace) {
         return new ReconcilerSettings(concurrency, backOffPolicy, grace, resyncPeriod, triggers, debounce,
-                shutdownDrain);
+                shutdownDrain, rateLimit);
     }
 
     public ReconcilerSettings withResyncPeriod(Duration period) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, period, triggers, debounce,
-                shutdownDrain);
+                shutdownDrain, rateLimit);
     }
 
     public ReconcilerSettings withTriggers(Trigger... triggers) {
@@ -96,17 +99,23 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
 
     public ReconcilerSettings withTriggers(Set<Trigger> triggers) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain);
+                shutdownDrain, rateLimit);
     }
 
     public ReconcilerSettings withDebounce(Duration debounce) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain);
+                shutdownDrain, rateLimit);
     }
 
     public ReconcilerSettings withShutdownDrain(boolean drain) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                drain);
+                drain, rateLimit);
+    }
+
+    /** An overall rate limit on error retries, {@code null} for none. */
+    public ReconcilerSettings withRateLimit(RateLimit limit) {
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
+                shutdownDrain, limit);
     }
 
     /** The filter the triggers make, or {@code null} when {@link Trigger#ALL} is among them. */

@@ -23,10 +23,12 @@ import java.util.List;
  * @param counts            totals since start
  * @param stuckKeys         keys whose reconcile ignored its interrupt when the reconciler stopped (context close, a
  *                          lost Lease) and still runs, sorted; empty normally
+ * @param rateLimit         the overall rate limit on error retries, or {@code null} when there is none
  */
 public record ReconcilerSnapshot(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
         int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
-        List<FailingKey> failingKeys, int failingKeysTotal, Counts counts, List<String> stuckKeys) {
+        List<FailingKey> failingKeys, int failingKeysTotal, Counts counts, List<String> stuckKeys,
+        RateLimitState rateLimit) {
 
     public ReconcilerSnapshot {
         secondaryWatchers = List.copyOf(secondaryWatchers);
@@ -45,6 +47,18 @@ public record ReconcilerSnapshot(String name, String primaryWatcher, List<String
      * @param terminal    whether the error was a {@link TerminalReconcileException}
      */
     public record FailingKey(String key, int attempts, Duration delay, Instant nextRetryAt, String lastError, boolean terminal) {
+    }
+
+    /**
+     * The overall rate limit on error retries ({@link RateLimit}).
+     *
+     * @param qps            retries per second once the burst is spent
+     * @param burst          retries that may start at once
+     * @param delay          how long a retry asked for now would wait for its token (zero while tokens are left): the
+     *                       limiter delays work when this is above zero
+     * @param limitedRetries retries since start that the limit delayed beyond their per-object backoff
+     */
+    public record RateLimitState(double qps, int burst, Duration delay, long limitedRetries) {
     }
 
     /**

@@ -5,13 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.watchkeeper.store.ObjectKey;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /** One place for a key's failure and backoff: recording, retry numbering, terminal waits, forgetting. */
 class FailureLedgerTest {
 
     private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
-    private final FailureLedger ledger = new FailureLedger(ReconcilerSettings.defaultBackOffPolicy());
+    private final FailureLedger ledger = new FailureLedger(ReconcilerSettings.defaultBackOffPolicy(), null);
     private final ObjectKey a = new ObjectKey("ns", "a");
     private final ObjectKey b = new ObjectKey("ns", "b");
 
@@ -28,6 +30,24 @@ class FailureLedgerTest {
         assertThat(ledger.nextAttempt(a)).isEqualTo(1);
         assertThat(ledger.retry(a, 1, "1", new IllegalStateException("boom"), NOW, null))
                 .as("forgetting starts the backoff over too").isEqualTo(Duration.ofMillis(5));
+    }
+
+    @Test
+    void withARateLimitRetriesBeyondTheBurstWaitOneOverQpsEachAndTheLongerWaitWins() {
+        FailureLedger limited = new FailureLedger(ReconcilerSettings.defaultBackOffPolicy(), new RateLimit(10, 3));
+        assertThat(limited.rateLimit(NOW)).isEqualTo(new ReconcilerSnapshot.RateLimitState(10, 3, Duration.ZERO, 0));
+
+        List<Duration> delays = IntStream.range(0, 5).mapToObj(i -> limited.retry(new ObjectKey("ns", "k" + i), 1,
+                "1", new IllegalStateException("boom"), NOW, null)).toList();
+
+        assertThat(delays).as("the burst, then 100 ms apart; the backoff's 5 ms where it is longer")
+                .containsExactly(Duration.ofMillis(5), Duration.ofMillis(5), Duration.ofMillis(5),
+                        Duration.ofMillis(100), Duration.ofMillis(200));
+        assertThat(limited.rateLimit(NOW)).isEqualTo(new ReconcilerSnapshot.RateLimitState(10, 3,
+                Duration.ofMillis(300), 2));
+        assertThat(limited.rateLimit(NOW.plusSeconds(1)).delay()).as("refilled, up to the burst").isZero();
+        assertThat(limited.retry(a, 1, "1", new IllegalStateException("boom"), NOW.plusSeconds(1),
+                Duration.ofSeconds(2))).as("a Retry-After beyond both").isEqualTo(Duration.ofSeconds(2));
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.backoff.JitteredExponentialBackOffPolicy;
+import dev.watchkeeper.backoff.JitteredExponentialBackOffPolicy;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.watch.Watcher;
@@ -601,6 +602,67 @@ class ReconcileLoopTest {
             release.countDown();
         }
         await().until(() -> controller.snapshot().stuckKeys().isEmpty());
+    }
+
+    @Test
+    void theRateLimitBoundsRetryStartsPerSecondOnceItsBurstIsSpent() {
+        ManualTime time = new ManualTime();
+        int keys = 300;
+        configMapApi.listing(IntStream.range(0, keys).mapToObj(i -> configMap("k" + i, "1"))
+                .toArray(V1ConfigMap[]::new));
+        Instant t0 = time.clock().instant();
+        List<Long> retryStarts = new CopyOnWriteArrayList<>();
+        AtomicInteger firstAttempts = new AtomicInteger();
+        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+            if (context.attempt() == 1) {
+                firstAttempts.incrementAndGet();
+            } else {
+                retryStarts.add(Duration.between(t0, time.clock().instant()).toMillis());
+            }
+            throw new AlwaysFails();
+        }).timeSource(time).settings(ReconcilerSettings.defaults()
+                .withBackOffPolicy(new JitteredExponentialBackOffPolicy(Duration.ofMillis(1), 1.0,
+                        Duration.ofMillis(1), 0.0)) // 1 ms apart per object: only the bucket holds retries back
+                .withRateLimit(RateLimit.clientGo())));
+        await().until(() -> firstAttempts.get() == keys);
+        settle(controller, time);
+        assertThat(controller.snapshot().rateLimit().delay()).as("visible while it delays work")
+                .isEqualTo(Duration.ofMillis(20_100)); // 300 tokens taken of 100: a 301st waits 201 / 10 s
+
+        for (int step = 0; step < 100; step++) { // 10 virtual seconds
+            time.advance(Duration.ofMillis(100));
+            settle(controller, time);
+        }
+
+        Map<Long, Long> perSecond = retryStarts.stream()
+                .collect(Collectors.groupingBy(ms -> ms / 1000, Collectors.counting()));
+        assertThat(perSecond.get(0L)).as("the burst of 100, then one every 100 ms").isEqualTo(109);
+        for (long second = 1; second < 10; second++) {
+            assertThat(perSecond.get(second)).as("second %d", second).isEqualTo(10);
+        }
+        assertThat(retryStarts).hasSize(200);
+        ReconcilerSnapshot.RateLimitState limit = controller.snapshot().rateLimit();
+        assertThat(limit.qps()).isEqualTo(10.0);
+        assertThat(limit.burst()).isEqualTo(100);
+        assertThat(limit.limitedRetries()).isGreaterThan(keys);
+        assertThat(limit.delay()).isPositive();
+    }
+
+    @Test
+    void withoutARateLimitTheSnapshotShowsNone() {
+        configMapApi.listing(configMap("a", "1"));
+        ReconcileLoop<V1ConfigMap> controller = start(builder(counting(ReconcileResult.done())));
+
+        assertThat(controller.snapshot().rateLimit()).isNull();
+    }
+
+    /** Fails every reconcile, without a stack trace for the logs. */
+    private static final class AlwaysFails extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        AlwaysFails() {
+            super("fails on purpose", null, false, false);
+        }
     }
 
     /** The first reconcile signals {@code started} and waits for {@code release}; every one is counted. */

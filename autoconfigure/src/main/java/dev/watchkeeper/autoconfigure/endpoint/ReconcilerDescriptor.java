@@ -21,15 +21,17 @@ import java.util.List;
  * @param failingKeysTotal  failing keys in all
  * @param counts            totals since start
  * @param stuckKeys         keys whose reconcile ignored its interrupt at stop and still runs
+ * @param rateLimit         the overall retry rate limit ({@code qps}, {@code burst}, {@code delay} a retry would
+ *                          wait now, {@code limitedRetries}), or {@code null} when off
  */
 public record ReconcilerDescriptor(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
         int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
         List<ReconcilerSnapshot.FailingKey> failingKeys, int failingKeysTotal, ReconcilerSnapshot.Counts counts,
-        List<String> stuckKeys) {
+        List<String> stuckKeys, ReconcilerSnapshot.RateLimitState rateLimit) {
 
     static ReconcilerDescriptor of(ReconcilerSnapshot s) {
         return new ReconcilerDescriptor(s.name(), s.primaryWatcher(), s.secondaryWatchers(), s.ready(),
                 s.queueDepth(), s.scheduled(), s.inFlight(), s.concurrency(), s.lastReconcileAt(), s.lastResult(), s.failingKeys(),
-                s.failingKeysTotal(), s.counts(), s.stuckKeys());
+                s.failingKeysTotal(), s.counts(), s.stuckKeys(), s.rateLimit());
     }
 }

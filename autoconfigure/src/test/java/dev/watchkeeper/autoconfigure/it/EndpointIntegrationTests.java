@@ -103,6 +103,7 @@ class EndpointIntegrationTests {
         JsonObject reconciler = http.get("/actuator/watchkeeper/team").json().getAsJsonObject();
         assertThat(reconciler.get("primaryWatcher").getAsString()).isEqualTo(WATCHER);
         assertThat(reconciler.getAsJsonArray("stuckKeys")).as("no reconcile ignored an interrupt").isEmpty();
+        assertThat(reconciler.get("rateLimit").isJsonNull()).as("no retry rate limit unless enabled").isTrue();
         await().atMost(Duration.ofSeconds(10)).until(() -> http.get("/actuator/watchkeeper/team").json()
                 .getAsJsonObject().getAsJsonObject("counts").get("reconciles").getAsInt() >= 1);
     }

@@ -1,0 +1,34 @@
+package dev.watchkeeper.reconcile;
+
+import dev.watchkeeper.settings.InvalidSettingException;
+
+/**
+ * The overall rate limit on a reconciler's error retries: client-go's {@code BucketRateLimiter}, a token bucket that
+ * refills at {@code qps} tokens per second up to {@code burst}. Every retry after an error takes a token, and waits
+ * for the later of its per-object backoff and its token (client-go's {@code DefaultControllerRateLimiter}, the max of
+ * both), so a storm of failing objects cannot retry faster than {@code qps} once the burst is spent. Events,
+ * requeues and resyncs take no token.
+ *
+ * <pre>{@code
+ * ReconcilerSettings settings = ReconcilerSettings.defaults().withRateLimit(RateLimit.clientGo());
+ * }</pre>
+ *
+ * @param qps   tokens added per second (&gt; 0)
+ * @param burst the most tokens the bucket holds, and so the retries that may start at once (≥ 1)
+ */
+public record RateLimit(double qps, int burst) {
+
+    public RateLimit {
+        if (!(qps > 0) || Double.isInfinite(qps)) {
+            throw new InvalidSettingException("qps", qps, "must be a positive number");
+        }
+        if (burst < 1) {
+            throw new InvalidSettingException("burst", burst, "must be at least 1");
+        }
+    }
+
+    /** client-go's numbers: 10 per second, burst 100. */
+    public static RateLimit clientGo() {
+        return new RateLimit(10, 100);
+    }
+}
