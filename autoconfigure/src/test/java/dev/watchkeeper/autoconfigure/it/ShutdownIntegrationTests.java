@@ -82,8 +82,8 @@ class ShutdownIntegrationTests {
     }
 
     /**
-     * Without leader election: releasing the Lease on close is a call to the same slow server, which waits for the
-     * client's read timeout (10 s).
+     * Without leader election: releasing the Lease on close is a call to the same slow server, which is waited for
+     * up to the renew deadline (10 s, docs/semantics.md §14).
      */
     @Test
     void closingTheContextCancelsTheCallsInFlight() {
