@@ -22,6 +22,9 @@ import org.springframework.retry.backoff.BackOffPolicy;
  */
 public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
 
+    private static final String WATCHERS = "watchkeeper.watchers";
+    private static final String RECONCILERS = "watchkeeper.reconcilers";
+
     private final WatchkeeperProperties properties;
     private final BackOffPolicy watcherPolicy;
     private final BackOffPolicy reconcilePolicy;
@@ -43,7 +46,8 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
         WatchkeeperProperties.Watch global = properties.watch();
         WatchOverrides own = watcherName == null ? null : watcher(watcherName).watch();
         WatchOverrides o = own != null ? own : WatchOverrides.NONE;
-        return layers("watchkeeper.watch", global, watcherName, "watch", own).build(() -> WatchOptions.defaults()
+        PropertyLayers layers = layers("watchkeeper.watch", global, WATCHERS, watcherName, "watch", own);
+        return layers.build(() -> WatchOptions.defaults()
                 .withPageSize(pick(o.pageSize(), global.pageSize()))
                 .withTimeout(pick(o.timeout(), global.timeout()))
                 .withInitialList(pick(o.initialList(), global.initialList()))
@@ -57,7 +61,8 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
         WatchkeeperProperties.Backoff global = properties.backoff();
         BackoffOverrides own = watcherName == null ? null : watcher(watcherName).backoff();
         BackoffOverrides o = own != null ? own : BackoffOverrides.NONE;
-        return layers("watchkeeper.backoff", global, watcherName, "backoff", own).build(() -> new BackOffSettings(
+        PropertyLayers layers = layers("watchkeeper.backoff", global, WATCHERS, watcherName, "backoff", own);
+        return layers.build(() -> new BackOffSettings(
                 pick(o.initialInterval(), global.initialInterval()), pick(o.multiplier(), global.multiplier()),
                 pick(o.maxInterval(), global.maxInterval()), pick(o.jitter(), global.jitter()),
                 pick(o.resetAfter(), global.resetAfter()), pick(o.maxElapsedTime(), global.maxElapsedTime())));
@@ -76,7 +81,7 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
         ReconcilerProperties o = own != null ? own : ReconcilerProperties.NONE;
         PropertyLayers layers = PropertyLayers.of("watchkeeper.reconcile", global);
         if (own != null) {
-            layers = layers.over(PropertyLayers.entry("watchkeeper.reconcilers", reconcilerName), own);
+            layers = layers.over(PropertyLayers.entry(RECONCILERS, reconcilerName), own);
         }
         ReconcilerSettings settings = layers.build(() -> ReconcilerSettings.defaults()
                 .withConcurrency(pick(o.concurrency(), annotationConcurrency))
@@ -94,10 +99,8 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
     private BackOffSettings reconcileBackOff(String reconcilerName, BackoffOverrides own) {
         WatchkeeperProperties.ReconcileBackoff global = properties.reconcile().backoff();
         BackoffOverrides o = own != null ? own : BackoffOverrides.NONE;
-        PropertyLayers layers = PropertyLayers.of("watchkeeper.reconcile.backoff", global);
-        if (own != null) {
-            layers = layers.over(PropertyLayers.entry("watchkeeper.reconcilers", reconcilerName) + ".backoff", own);
-        }
+        PropertyLayers layers = layers("watchkeeper.reconcile.backoff", global, RECONCILERS, reconcilerName,
+                "backoff", own);
         return layers.build(() -> new BackOffSettings(pick(o.initialInterval(), global.initialInterval()),
                 pick(o.multiplier(), global.multiplier()), pick(o.maxInterval(), global.maxInterval()),
                 pick(o.jitter(), global.jitter()), Duration.ZERO, null));
@@ -107,21 +110,21 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
     private RateLimit rateLimit(String reconcilerName, RateLimitOverrides own) {
         WatchkeeperProperties.ReconcileRateLimit global = properties.reconcile().rateLimit();
         RateLimitOverrides o = own != null ? own : RateLimitOverrides.NONE;
-        PropertyLayers layers = PropertyLayers.of("watchkeeper.reconcile.rate-limit", global);
-        if (own != null) {
-            layers = layers.over(PropertyLayers.entry("watchkeeper.reconcilers", reconcilerName) + ".rate-limit", own);
-        }
+        PropertyLayers layers = layers("watchkeeper.reconcile.rate-limit", global, RECONCILERS, reconcilerName,
+                "rate-limit", own);
         RateLimit limit = layers.build(() -> new RateLimit(pick(o.qps(), global.qps()),
                 pick(o.burst(), global.burst())));
         return pick(o.enabled(), global.enabled()) ? limit : null;
     }
 
-    /** The global values under {@code globalPrefix}, and over them the watcher's own {@code group}, if any. */
-    private static PropertyLayers layers(String globalPrefix, Record global, String watcherName, String group,
+    /**
+     * The global values under {@code globalPrefix}, and over them, if any, the {@code group} of entry {@code name} of
+     * the map {@code map} ({@code watchkeeper.watchers.cms.backoff}).
+     */
+    private static PropertyLayers layers(String globalPrefix, Record global, String map, String name, String group,
             Record own) {
         PropertyLayers layers = PropertyLayers.of(globalPrefix, global);
-        return own == null ? layers
-                : layers.over(PropertyLayers.entry("watchkeeper.watchers", watcherName) + "." + group, own);
+        return own == null ? layers : layers.over(PropertyLayers.entry(map, name) + "." + group, own);
     }
 
     private WatchkeeperProperties.WatcherProperties watcher(String name) {
