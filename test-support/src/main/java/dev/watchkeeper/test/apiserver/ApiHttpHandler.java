@@ -30,7 +30,8 @@ final class ApiHttpHandler implements HttpHandler {
 
     @Override
     public void handle(HttpExchange exchange) {
-        HttpCall call = new HttpCall(exchange);
+        HttpCall call = new HttpCall(exchange, faults.bodyPause());
+        boolean dropped = false;
         try {
             Optional<ResourcePath> path = ResourcePath.parse(call.path());
             faults.record(new ServedRequest(call.method(), call.path(), call.decodedQuery(),
@@ -41,8 +42,15 @@ final class ApiHttpHandler implements HttpHandler {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             log.debug("{} {}: interrupted while delaying the response", call.method(), call.path());
+        } catch (DroppedConnection e) {
+            // Closing the exchange would finish the chunked body; out of the handler, the JDK server drops the socket.
+            dropped = true;
+            log.debug("{} {}: dropping the connection ({})", call.method(), call.path(), e.getMessage());
+            throw e;
         } finally {
-            exchange.close();
+            if (!dropped) {
+                exchange.close();
+            }
         }
     }
 
@@ -54,6 +62,11 @@ final class ApiHttpHandler implements HttpHandler {
             }
             if (faults.inOutage()) {
                 throw Statuses.serviceUnavailable();
+            }
+            int failure = faults.takeFailure();
+            if (failure != 0) {
+                throw failure == 503 ? Statuses.serviceUnavailable()
+                        : Statuses.internalError("injected failure: an internal error occurred");
             }
             Duration retryAfter = faults.takeThrottled();
             if (retryAfter != null) {
@@ -70,6 +83,8 @@ final class ApiHttpHandler implements HttpHandler {
             }
         } catch (StatusException e) {
             call.respond(e);
+        } catch (DroppedConnection e) {
+            throw e;
         } catch (RuntimeException e) {
             log.error("{} {} failed", call.method(), call.path(), e);
             call.respond(Statuses.internalError(e.toString()));

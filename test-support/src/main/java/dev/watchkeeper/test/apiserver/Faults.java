@@ -1,6 +1,8 @@
 package dev.watchkeeper.test.apiserver;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -8,17 +10,26 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** The injected faults and the request record; thread-safe. */
+/** The injected faults and the request record; thread-safe. Outages are timed on the server's clock. */
 final class Faults {
 
+    private final Clock clock;
     private final Set<String> forbidden = ConcurrentHashMap.newKeySet();
     private final Set<String> hidden = ConcurrentHashMap.newKeySet();
     private final AtomicInteger throttled = new AtomicInteger();
     private final AtomicReference<Duration> retryAfter = new AtomicReference<>(Duration.ofSeconds(1));
     private final AtomicReference<Duration> delay = new AtomicReference<>(Duration.ZERO);
+    private final AtomicReference<Duration> bodyPause = new AtomicReference<>(Duration.ZERO);
+    private final AtomicInteger failing = new AtomicInteger();
+    private final AtomicInteger failureCode = new AtomicInteger(500);
+    private final AtomicInteger expiringWatchStarts = new AtomicInteger();
     private final List<ServedRequest> requests = new ArrayList<>();
-    private volatile long outageEndsAt;
+    private volatile Instant outageEndsAt;
     private volatile boolean outage;
+
+    Faults(Clock clock) {
+        this.clock = clock;
+    }
 
     void record(ServedRequest request) {
         synchronized (requests) {
@@ -33,7 +44,7 @@ final class Faults {
     }
 
     void startOutage(Duration duration) {
-        outageEndsAt = System.nanoTime() + duration.toNanos();
+        outageEndsAt = clock.instant().plus(duration);
         outage = true;
     }
 
@@ -42,7 +53,7 @@ final class Faults {
     }
 
     boolean inOutage() {
-        if (outage && System.nanoTime() - outageEndsAt >= 0) {
+        if (outage && !clock.instant().isBefore(outageEndsAt)) {
             outage = false;
         }
         return outage;
@@ -86,6 +97,35 @@ final class Faults {
 
     Duration delay() {
         return delay.get();
+    }
+
+    void fail(int requests, int code) {
+        failureCode.set(code);
+        failing.set(requests);
+    }
+
+    /** Takes one failing request; returns the status code to answer with, or 0 when not failing. */
+    int takeFailure() {
+        int left = failing.getAndUpdate(n -> Math.max(0, n - 1));
+        return left > 0 ? failureCode.get() : 0;
+    }
+
+    void expireWatchStarts(int watches) {
+        expiringWatchStarts.set(watches);
+    }
+
+    /** Takes one watch start to answer 410; returns whether this one is. */
+    boolean takeExpiredWatchStart() {
+        return expiringWatchStarts.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+    }
+
+    void bodyPause(Duration pause) {
+        bodyPause.set(pause);
+    }
+
+    /** The pause between the pieces of a response body; zero when bodies are not slowed. */
+    Duration bodyPause() {
+        return bodyPause.get();
     }
 
     private static String key(String group, String plural) {

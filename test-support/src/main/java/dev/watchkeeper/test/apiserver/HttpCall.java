@@ -12,6 +12,7 @@ import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,9 +23,12 @@ final class HttpCall {
     private final HttpExchange exchange;
     private final Map<String, String> query = new LinkedHashMap<>();
     private final String decodedQuery;
+    private final Duration bodyPause;
 
-    HttpCall(HttpExchange exchange) {
+    /** @param bodyPause pause between 1 KB pieces of the response body (a slow body), zero for none */
+    HttpCall(HttpExchange exchange, Duration bodyPause) {
         this.exchange = exchange;
+        this.bodyPause = bodyPause;
         String raw = exchange.getRequestURI().getRawQuery();
         StringBuilder decoded = new StringBuilder();
         if (raw != null && !raw.isEmpty()) {
@@ -107,7 +111,7 @@ final class HttpCall {
         }
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.sendResponseHeaders(code, bytes.size());
-        try (OutputStream out = exchange.getResponseBody()) {
+        try (OutputStream out = responseBody()) {
             bytes.writeTo(out);
         }
     }
@@ -120,7 +124,7 @@ final class HttpCall {
         }
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.sendResponseHeaders(code, length);
-        try (OutputStream out = new BufferedOutputStream(exchange.getResponseBody(), 65536)) {
+        try (OutputStream out = new BufferedOutputStream(responseBody(), 65536)) {
             for (byte[] part : json) {
                 out.write(part);
             }
@@ -135,9 +139,15 @@ final class HttpCall {
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
         exchange.sendResponseHeaders(code, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
+        try (OutputStream out = responseBody()) {
             out.write(bytes);
         }
+    }
+
+    /** The response body to write to, slowed down when slow bodies are injected. */
+    OutputStream responseBody() {
+        OutputStream body = exchange.getResponseBody();
+        return bodyPause.isZero() ? body : new SlowOutputStream(body, bodyPause);
     }
 
     private static String decode(String value) {

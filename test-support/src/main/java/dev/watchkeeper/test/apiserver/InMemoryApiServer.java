@@ -18,8 +18,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -50,7 +52,7 @@ public final class InMemoryApiServer implements AutoCloseable {
     private static final Duration REBIND_RETRY = Duration.ofMillis(50);
 
     private final ResourceRegistry registry = new ResourceRegistry();
-    private final Faults faults = new Faults();
+    private final Faults faults;
     private final ObjectStore store;
     private final ApiOperations operations;
     private final ApiHttpHandler handler;
@@ -71,6 +73,7 @@ public final class InMemoryApiServer implements AutoCloseable {
 
     private InMemoryApiServer(Builder builder) {
         this.port = builder.port;
+        this.faults = new Faults(builder.outageClock);
         this.store = new ObjectStore(builder.historyLimit, builder.initialResourceVersion);
         this.operations = new ApiOperations(registry, store);
         this.garbageCollector = new GarbageCollector(operations, daemonThreads("kube-api-fake-gc-"));
@@ -184,14 +187,18 @@ public final class InMemoryApiServer implements AutoCloseable {
 
     // ---------------------------------------------------------------- faults
 
-    /** Answers every request with 503 ServiceUnavailable for {@code duration}; open watches end. */
+    /**
+     * Answers every request with 503 ServiceUnavailable for {@code duration} of the {@linkplain Builder#outageClock
+     * outage clock}; open watches end.
+     */
     public void outage(Duration duration) {
         outage(duration, OutageMode.SERVICE_UNAVAILABLE);
     }
 
     /**
      * Fails every request for {@code duration}; open watches end. With {@link OutageMode#CONNECTION_REFUSED} the
-     * server stops listening and listens on the same port again afterwards.
+     * server stops listening and listens on the same port again after {@code duration} of real time; a 503 outage
+     * is timed on the {@linkplain Builder#outageClock outage clock}.
      */
     public void outage(Duration duration, OutageMode mode) {
         store.endWatches();
@@ -257,6 +264,63 @@ public final class InMemoryApiServer implements AutoCloseable {
     /** Delays every response by {@code delay}; {@link Duration#ZERO} stops delaying. */
     public void delayResponses(Duration delay) {
         faults.delay(delay);
+    }
+
+    /**
+     * Answers the next {@code requests} requests of any kind with {@code code}: 500 InternalError or 503
+     * ServiceUnavailable, with a Status body.
+     */
+    public void failRequests(int requests, int code) {
+        if (code != 500 && code != 503) {
+            throw new IllegalArgumentException("only 500 and 503 can be injected, not " + code);
+        }
+        faults.fail(requests, code);
+    }
+
+    /** Answers the next {@code watches} watch requests 410 Expired (too old resourceVersion) instead of streaming. */
+    public void expireWatchStarts(int watches) {
+        faults.expireWatchStarts(watches);
+    }
+
+    /**
+     * Writes response bodies in 1 KB pieces with {@code pause} between them (lists, and each watch line longer than
+     * that); {@link Duration#ZERO} stops it. Applies to responses begun afterwards.
+     */
+    public void slowBodies(Duration pause) {
+        faults.bodyPause(pause);
+    }
+
+    /**
+     * Sends an ERROR 410 event on every open watch and ends it, though the history is kept (a watch cache that fell
+     * behind); unlike {@link #compact()}, a rewatch from the same resourceVersion would succeed.
+     */
+    public void expireWatches() {
+        store.disruptWatches(new WatchDisruption.Expire());
+    }
+
+    /** Writes a line that is not JSON on every open watch; the watches go on streaming after it. */
+    public void sendMalformedLine() {
+        store.disruptWatches(new WatchDisruption.MalformedLine());
+    }
+
+    /**
+     * Writes the first half of a line on every open watch, then drops its connection without the terminating chunk.
+     */
+    public void truncateWatches() {
+        store.disruptWatches(new WatchDisruption.Truncate());
+    }
+
+    /** Drops the connection of every open watch without the terminating chunk, as a connection reset does. */
+    public void resetWatches() {
+        store.disruptWatches(new WatchDisruption.Reset());
+    }
+
+    /**
+     * Silences every open watch for {@code silence} (real time): no event, no bookmark, past its own timeout if
+     * longer; then drops its connection. Events meanwhile are not sent on it (a client resumes and replays them).
+     */
+    public void stallWatches(Duration silence) {
+        store.disruptWatches(new WatchDisruption.Stall(silence));
     }
 
     /** Ends every open watch normally (terminating chunk). */
@@ -492,8 +556,18 @@ public final class InMemoryApiServer implements AutoCloseable {
         private long initialResourceVersion = 1000;
         private Duration bookmarkInterval = Duration.ofSeconds(1);
         private boolean watchList = true;
+        private Clock outageClock = Clock.systemUTC();
 
         private Builder() {
+        }
+
+        /**
+         * The clock {@link InMemoryApiServer#outage(Duration)} is timed on (default the system clock); a test's
+         * virtual clock makes an outage of minutes pass as the client's backoff sleeps do.
+         */
+        public Builder outageClock(Clock outageClock) {
+            this.outageClock = Objects.requireNonNull(outageClock, "outageClock");
+            return this;
         }
 
         /** The port to listen on, {@code 0} (default) for a random one. */

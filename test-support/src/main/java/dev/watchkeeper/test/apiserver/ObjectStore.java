@@ -252,6 +252,13 @@ final class ObjectStore {
         }
     }
 
+    /** Has every open watch do {@code disruption} instead of its next event. */
+    void disruptWatches(WatchDisruption disruption) {
+        synchronized (lock) {
+            List.copyOf(watches).forEach(w -> w.disrupt(disruption));
+        }
+    }
+
     int openWatches() {
         synchronized (lock) {
             return watches.size();
@@ -299,5 +306,8 @@ final class ObjectStore {
 
         /** End normally. */
         void end();
+
+        /** Do {@code disruption} next (see {@link WatchDisruption}). */
+        void disrupt(WatchDisruption disruption);
     }
 }

@@ -16,7 +16,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One open watch: a chunked {@code 200} response writing one JSON event per line, flushed after each. Runs on the
- * request's thread until its timeout, {@link #end()}, {@link #expire(long)} or the client going away.
+ * request's thread until its timeout, {@link #end()}, {@link #expire(long)}, a {@link #disrupt disruption} that
+ * ends it or the client going away.
  */
 final class OpenWatch implements ObjectStore.WatchSink {
 
@@ -50,19 +51,20 @@ final class OpenWatch implements ObjectStore.WatchSink {
     }
 
     /** Streams to the exchange until the watch ends; the caller closes the exchange. */
-    void run(HttpExchange exchange) throws IOException {
+    void run(HttpCall call) throws IOException {
+        HttpExchange exchange = call.exchange();
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         ObjectStore.Subscription subscription;
         try {
             subscription = store.subscribe(this, options.since());
         } catch (StatusException e) {
             exchange.sendResponseHeaders(200, 0);
-            write(exchange.getResponseBody(), "ERROR", e.toStatus());
+            write(call.responseBody(), "ERROR", e.toStatus());
             return;
         }
         try {
             exchange.sendResponseHeaders(200, 0);
-            stream(exchange.getResponseBody(), subscription);
+            stream(call.responseBody(), subscription);
         } catch (IOException e) {
             log.debug("watch of {} ended: the client went away ({})", resource.groupResource(), e.toString());
         } catch (InterruptedException e) {
@@ -112,7 +114,39 @@ final class OpenWatch implements ObjectStore.WatchSink {
             if (item instanceof StoredEvent event) {
                 send(out, event);
             }
+            if (item instanceof WatchDisruption disruption && !disrupt(out, disruption)) {
+                return;
+            }
         }
+    }
+
+    /** Carries out a disruption; returns whether the watch goes on. */
+    private boolean disrupt(OutputStream out, WatchDisruption disruption) throws IOException, InterruptedException {
+        if (disruption instanceof WatchDisruption.MalformedLine) {
+            out.write("{\"type\":\"MODIFIED\",\"object\":{\"kind\":<html>\n".getBytes(StandardCharsets.UTF_8));
+            out.flush();
+            return true;
+        }
+        if (disruption instanceof WatchDisruption.Expire) {
+            write(out, "ERROR", Statuses.tooOldResourceVersion(lastResourceVersion, lastResourceVersion).toStatus());
+            return false;
+        }
+        if (disruption instanceof WatchDisruption.Truncate) {
+            byte[] line = line("BOOKMARK", bookmark(lastResourceVersion));
+            out.write(line, 0, line.length / 2);
+            out.flush();
+            throw new DroppedConnection("truncated a line of a watch of " + resource.groupResource());
+        }
+        if (disruption instanceof WatchDisruption.Stall stall) {
+            // Events that arrive meanwhile are dropped: the client resumes from its last resourceVersion.
+            long until = System.nanoTime() + stall.silence().toNanos();
+            for (long left = stall.silence().toNanos(); left > 0; left = until - System.nanoTime()) {
+                if (queue.poll(left, TimeUnit.NANOSECONDS) == END) {
+                    return false;
+                }
+            }
+        }
+        throw new DroppedConnection("dropped a watch of " + resource.groupResource());
     }
 
     private void send(OutputStream out, StoredEvent event) throws IOException {
@@ -158,11 +192,15 @@ final class OpenWatch implements ObjectStore.WatchSink {
     }
 
     private static void write(OutputStream out, String type, JsonObject object) throws IOException {
+        out.write(line(type, object));
+        out.flush();
+    }
+
+    private static byte[] line(String type, JsonObject object) {
         JsonObject event = new JsonObject();
         event.addProperty("type", type);
         event.add("object", object);
-        out.write((Json.GSON.toJson(event) + "\n").getBytes(StandardCharsets.UTF_8));
-        out.flush();
+        return (Json.GSON.toJson(event) + "\n").getBytes(StandardCharsets.UTF_8);
     }
 
     @Override
@@ -188,6 +226,11 @@ final class OpenWatch implements ObjectStore.WatchSink {
     @Override
     public void end() {
         queue.add(END);
+    }
+
+    @Override
+    public void disrupt(WatchDisruption disruption) {
+        queue.add(disruption);
     }
 
     private record Expiry(long horizon) {

@@ -154,11 +154,15 @@ final class ResourceHandler {
             throw Statuses.badRequest("sendInitialEvents is forbidden for watch unless allowWatchBookmarks=true");
         }
         String version = call.param("resourceVersion");
+        if (faults.takeExpiredWatchStart()) {
+            throw Statuses.tooOldResourceVersion(version == null ? 0 : Long.parseLong(version),
+                    operations.store().resourceVersion());
+        }
         Long since = initialEvents || version == null || version.equals("0") ? null : call.longParam("resourceVersion");
         long timeoutSeconds = call.longParam("timeoutSeconds");
         OpenWatch.Options options = new OpenWatch.Options(since, initialEvents, bookmarks,
                 timeoutSeconds > 0 ? Duration.ofSeconds(timeoutSeconds) : null, bookmarkInterval);
-        new OpenWatch(operations.store(), resource, filter(call, path), options).run(call.exchange());
+        new OpenWatch(operations.store(), resource, filter(call, path), options).run(call);
     }
 
     private JsonObject deleteCollection(HttpCall call, ApiResource resource, ResourcePath path) {

@@ -1,0 +1,91 @@
+package dev.watchkeeper.test.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.watchkeeper.reconcile.ReconcileLoop;
+import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.WatcherPhase;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/** The checks every chaos run ends with, once the history is over and the faults have stopped. */
+final class EndState {
+
+    private EndState() {
+    }
+
+    /** Waits until the watcher's store holds exactly the server's objects, by key and resourceVersion. */
+    static Map<ObjectKey, Long> awaitStoreEqualsServer(Watcher<V1ConfigMap> watcher,
+            Supplier<List<V1ConfigMap>> server, Duration wait) {
+        await("the store to equal the server's objects").atMost(wait).pollInterval(Duration.ofMillis(20))
+                .untilAsserted(() -> assertThat(versions(watcher.store().list())).isEqualTo(versions(server.get())));
+        return versions(server.get());
+    }
+
+    /**
+     * Waits until every live object was reconciled at its final resourceVersion and the controller is idle; then
+     * checks that no reconcile overlapped another of its key, none went back to an older version, and none of a key
+     * that is gone happens any more.
+     */
+    static void assertReconciled(ReconcileLoop<V1ConfigMap> loop, ReconcileLog log, Map<ObjectKey, Long> live,
+            Duration wait) throws InterruptedException {
+        await("every live object reconciled at its final resourceVersion").atMost(wait)
+                .pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
+                    Map<ObjectKey, Long> last = log.lastVersions();
+                    assertThat(live.entrySet().stream().filter(e -> !e.getValue().equals(last.get(e.getKey())))
+                            .map(Object::toString).limit(10).toList()).isEmpty();
+                    assertThat(loop.queueDepth()).isZero();
+                    assertThat(log.idle()).isTrue();
+                });
+        int settled = log.entries().size();
+        Thread.sleep(100); // time for a wrongly queued key of a deleted object to come round
+        List<ReconcileLog.Entry> after = log.entries().subList(settled, log.entries().size());
+        assertThat(after).as("reconciles after the controller settled").isEmpty();
+        assertThat(log.overlaps()).as("reconciles of one key at once").isEmpty();
+        assertThat(log.regressions()).as("reconciles that saw an older version than before").isEmpty();
+    }
+
+    static void assertWatching(Watcher<?> watcher) {
+        assertThat(watcher.snapshot().phase()).as("phase of " + watcher.name()).isEqualTo(WatcherPhase.WATCHING);
+        assertThat(watcher.isRunning()).isTrue();
+    }
+
+    /**
+     * Waits until every thread started since {@code baseline} ended, but for OkHttp's shared pools (they end by
+     * themselves after a minute idle). Polled in place: a poller thread of its own would count as a new thread.
+     */
+    static void awaitThreadsBackTo(Set<Thread> baseline, Duration wait) throws InterruptedException {
+        long deadline = System.nanoTime() + wait.toNanos();
+        List<String> extra = extraThreads(baseline);
+        while (!extra.isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+            extra = extraThreads(baseline);
+        }
+        assertThat(extra).as("threads still alive " + wait.toMillis() + " ms after close").isEmpty();
+    }
+
+    private static List<String> extraThreads(Set<Thread> baseline) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && !baseline.contains(t))
+                .map(Thread::getName)
+                .filter(name -> !name.startsWith("OkHttp") && !name.startsWith("Okio"))
+                .toList();
+    }
+
+    static Set<Thread> threads() {
+        return Set.copyOf(Thread.getAllStackTraces().keySet());
+    }
+
+    private static Map<ObjectKey, Long> versions(List<V1ConfigMap> objects) {
+        Map<ObjectKey, Long> versions = new TreeMap<>();
+        objects.forEach(o -> versions.put(ObjectKey.of(o), Long.parseLong(o.getMetadata().getResourceVersion())));
+        return versions;
+    }
+}

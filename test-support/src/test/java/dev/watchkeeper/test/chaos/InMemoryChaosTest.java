@@ -1,0 +1,184 @@
+package dev.watchkeeper.test.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.reconcile.ReconcileLoop;
+import dev.watchkeeper.reconcile.ReconcilerSettings;
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.store.LabelSelector;
+import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.test.VirtualTime;
+import dev.watchkeeper.test.apiserver.InMemoryApiServer;
+import dev.watchkeeper.watch.InitialListStrategy;
+import dev.watchkeeper.watch.WatchOptions;
+import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.watch.Watcher;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Randomized fault schedules that must converge, on the in-memory API server: per seed, a history of ConfigMap
+ * changes runs against a watcher with a label selector and a controller while a schedule drawn from the seed
+ * injects every {@link FaultKind}; afterwards the store must equal the server, every live object must be reconciled
+ * at its final version, and the request count must stay on the backoff curve. Backoff runs on a {@link VirtualTime},
+ * so an outage of minutes passes in milliseconds. See docs/testing.md for seeds and replays.
+ */
+class InMemoryChaosTest {
+
+    private static final ChaosSeeds SEEDS = new ChaosSeeds(InMemoryChaosTest.class.getSimpleName());
+    private static final List<String> NAMESPACES = List.of("ns-0", "ns-1", "ns-2", "ns-3");
+    private static final Duration WATCH_TIMEOUT = Duration.ofSeconds(1);
+    private static final Duration IDLE_MARGIN = Duration.ofMillis(500);
+    private static final FaultSchedule.Limits LIMITS = new FaultSchedule.Limits(10, 20, Duration.ofMinutes(2),
+            Duration.ofMinutes(5), WATCH_TIMEOUT.plus(IDLE_MARGIN).plusMillis(500), 0.3, 200, Duration.ofMillis(1));
+    private static final BackOffSettings BACK_OFF = BackOffSettings.clientGo();
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    @TestFactory
+    Stream<DynamicTest> convergesThroughRandomFaults() {
+        return SEEDS.tests(50, seed -> {
+            try {
+                return run(seed);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        });
+    }
+
+    @AfterAll
+    static void summary() {
+        System.out.println(SEEDS.summary());
+    }
+
+    private static ChaosSeeds.SeedRun run(long seed) throws InterruptedException {
+        Random random = new Random(seed);
+        History history = History.draw(random, NAMESPACES, 200 + random.nextInt(200), 1500 + random.nextInt(1000));
+        FaultSchedule schedule = FaultSchedule.draw(random, history.initial(), history.changes().size(), LIMITS);
+        InitialListStrategy strategy = InitialListStrategy.values()[random.nextInt(InitialListStrategy.values().length)];
+        int pageSize = 50 + random.nextInt(200);
+        Set<Thread> baseline = EndState.threads();
+        VirtualTime time = new VirtualTime();
+        InMemoryApiServer server = InMemoryApiServer.builder().outageClock(time.clock())
+                .bookmarkInterval(Duration.ofMillis(200)).build().start();
+        History.Writer writer = writer(server);
+        for (History.Change change : history.changes().subList(0, history.initial())) {
+            apply(change, writer);
+        }
+        Watcher<V1ConfigMap> watcher = Watcher.builder(server.apiClient(), ResourceType.of(V1ConfigMap.class))
+                .scope(WatchScope.allNamespaces().withLabelSelector(History.SELECTOR))
+                .options(WatchOptions.defaults().withInitialList(strategy).withPageSize(pageSize)
+                        .withTimeout(WATCH_TIMEOUT).withIdleMargin(IDLE_MARGIN))
+                .backOff(BACK_OFF)
+                .timeSource(time)
+                .build();
+        ReconcileLog log = new ReconcileLog(seed);
+        // Real time for the controller: its idle queue would otherwise wait a virtual year at once.
+        ReconcileLoop<V1ConfigMap> loop = ReconcileLoop.builder("chaos", watcher, log)
+                .settings(ReconcilerSettings.defaults().withConcurrency(4))
+                .timeSource(TimeSource.system())
+                .build();
+        long started = System.nanoTime();
+        try {
+            watcher.start();
+            loop.start();
+            int slowUntil = -1;
+            for (int i = history.initial(); i < history.changes().size(); i++) {
+                for (Fault fault : schedule.at(i)) {
+                    inject(server, fault);
+                    if (fault.kind() == FaultKind.SLOW_BODIES) {
+                        slowUntil = i + fault.requests();
+                    }
+                }
+                if (i == slowUntil) {
+                    server.slowBodies(Duration.ZERO);
+                }
+                apply(history.changes().get(i), writer);
+                LockSupport.parkNanos(300_000);
+            }
+            stopFaults(server);
+            Map<ObjectKey, Long> live = EndState.awaitStoreEqualsServer(watcher, () -> selected(server), WAIT);
+            EndState.assertReconciled(loop, log, live, WAIT);
+            EndState.assertWatching(watcher);
+            long normalEnds = (System.nanoTime() - started) / WATCH_TIMEOUT.toNanos() + 1;
+            int relist = history.objects() / pageSize + 2;
+            assertThat((long) server.requestCount()).as("requests, for faults " + schedule.faults())
+                    .isLessThanOrEqualTo(schedule.requestBound(relist, normalEnds, BACK_OFF));
+        } finally {
+            loop.close(Duration.ofSeconds(5));
+            watcher.close();
+            server.close();
+        }
+        EndState.awaitThreadsBackTo(baseline, Duration.ofSeconds(10));
+        return new ChaosSeeds.SeedRun(schedule, history.objects(), history.changes().size(), server.requestCount());
+    }
+
+    private static void inject(InMemoryApiServer server, Fault fault) {
+        switch (fault.kind()) {
+            case INTERNAL_ERROR -> server.failRequests(fault.requests(), 500);
+            case UNAVAILABLE -> server.failRequests(fault.requests(), 503);
+            case THROTTLED -> server.throttle(fault.requests(), fault.duration());
+            case EXPIRED_MID_STREAM -> server.expireWatches();
+            case EXPIRED_AT_WATCH_START -> server.expireWatchStarts(fault.requests());
+            case COMPACTION -> server.compact();
+            case RESET_MID_STREAM -> server.resetWatches();
+            case TRUNCATED_CHUNK -> server.truncateWatches();
+            case MALFORMED_LINE -> server.sendMalformedLine();
+            case SLOW_BODIES -> server.slowBodies(fault.duration());
+            case IDLE_PAST_TIMEOUT -> server.stallWatches(fault.duration());
+            case OUTAGE -> server.outage(fault.duration());
+        }
+    }
+
+    private static void stopFaults(InMemoryApiServer server) {
+        server.failRequests(0, 500);
+        server.throttle(0, Duration.ofSeconds(1));
+        server.expireWatchStarts(0);
+        server.slowBodies(Duration.ZERO);
+        server.endOutage();
+    }
+
+    private static List<V1ConfigMap> selected(InMemoryApiServer server) {
+        LabelSelector selector = LabelSelector.parse(History.SELECTOR);
+        return server.list(V1ConfigMap.class, null).stream()
+                .filter(c -> selector.matches(c.getMetadata().getLabels())).toList();
+    }
+
+    private static History.Writer writer(InMemoryApiServer server) {
+        return new History.Writer() {
+            @Override
+            public void create(V1ConfigMap object) {
+                server.create(object);
+            }
+
+            @Override
+            public void replace(V1ConfigMap object) {
+                server.update(object);
+            }
+
+            @Override
+            public void delete(String namespace, String name) {
+                server.delete("", "configmaps", namespace, name);
+            }
+        };
+    }
+
+    private static void apply(History.Change change, History.Writer writer) {
+        try {
+            History.apply(change, writer);
+        } catch (Exception e) {
+            throw new IllegalStateException("the history could not be written: " + change, e);
+        }
+    }
+}
