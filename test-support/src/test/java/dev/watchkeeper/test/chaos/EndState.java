@@ -58,8 +58,8 @@ final class EndState {
     }
 
     /**
-     * Waits until every thread started since {@code baseline} ended, but for OkHttp's shared pools (they end by
-     * themselves after a minute idle). Polled in place: a poller thread of its own would count as a new thread.
+     * Waits until every thread started since {@code baseline} ended, but for the JVM's and OkHttp's shared pools
+     * (the subprocess reaper and OkHttp's runners end by themselves when idle). Polled in place: a poller thread of its own would count as a new thread.
      */
     static void awaitThreadsBackTo(Set<Thread> baseline, Duration wait) throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
@@ -75,7 +75,7 @@ final class EndState {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.isAlive() && !baseline.contains(t))
                 .map(Thread::getName)
-                .filter(name -> !name.startsWith("OkHttp") && !name.startsWith("Okio"))
+                .filter(name -> !name.startsWith("OkHttp") && !name.startsWith("Okio") && !name.equals("process reaper"))
                 .toList();
     }
 

@@ -11,12 +11,11 @@ import java.util.Random;
 
 /**
  * A seeded history of ConfigMap changes over several namespaces: creates (some of names deleted before), data
- * updates, label changes that move objects in and out of the selector {@value #SELECTOR}, and deletes. The first
- * {@link #initial()} changes are creates, made before the watcher starts.
+ * updates, label changes that move objects in and out of the selector ({@code tier=a} among the objects of this run,
+ * labelled {@code run}), and deletes. The first {@link #initial()} changes are creates, made before the watcher
+ * starts.
  */
 final class History {
-
-    static final String SELECTOR = "tier=a";
 
     /** One write. */
     sealed interface Change {
@@ -40,13 +39,13 @@ final class History {
         void delete(String namespace, String name) throws Exception;
     }
 
-    private final List<String> namespaces;
+    private final String run;
     private final List<Change> changes;
     private final int initial;
     private final int objects;
 
-    private History(List<String> namespaces, List<Change> changes, int initial, int objects) {
-        this.namespaces = namespaces;
+    private History(String run, List<Change> changes, int initial, int objects) {
+        this.run = run;
         this.changes = changes;
         this.initial = initial;
         this.objects = objects;
@@ -56,8 +55,9 @@ final class History {
      * @param namespaces   the namespaces to spread objects over
      * @param maxObjects   how many distinct objects at most
      * @param changeCount  how many changes in all
+     * @param run          the value of every object's {@code run} label
      */
-    static History draw(Random random, List<String> namespaces, int maxObjects, int changeCount) {
+    static History draw(Random random, List<String> namespaces, int maxObjects, int changeCount, String run) {
         Map<ObjectKey, String[]> live = new LinkedHashMap<>(); // key -> {tier, version}
         List<ObjectKey> deleted = new ArrayList<>();
         List<ObjectKey> keys = new ArrayList<>();
@@ -70,11 +70,11 @@ final class History {
                 ObjectKey key = new ObjectKey(namespaces.get(random.nextInt(namespaces.size())), "cm-" + distinct++);
                 live.put(key, new String[] {tier(random), "0"});
                 keys.add(key);
-                changes.add(new Create(configMap(key, live.get(key))));
+                changes.add(new Create(configMap(key, live.get(key), run)));
             } else if (roll < 25 && !deleted.isEmpty()) {
                 ObjectKey key = deleted.remove(random.nextInt(deleted.size())); // a name comes back
                 live.put(key, new String[] {tier(random), "0"});
-                changes.add(new Create(configMap(key, live.get(key))));
+                changes.add(new Create(configMap(key, live.get(key), run)));
             } else if (roll < 40) {
                 ObjectKey key = pick(random, live);
                 live.remove(key);
@@ -84,19 +84,20 @@ final class History {
                 ObjectKey key = pick(random, live);
                 String[] state = live.get(key);
                 state[0] = state[0].equals("a") ? "b" : "a"; // in or out of the selector
-                changes.add(new Replace(configMap(key, state)));
+                changes.add(new Replace(configMap(key, state, run)));
             } else {
                 ObjectKey key = pick(random, live);
                 String[] state = live.get(key);
                 state[1] = Integer.toString(Integer.parseInt(state[1]) + 1);
-                changes.add(new Replace(configMap(key, state)));
+                changes.add(new Replace(configMap(key, state, run)));
             }
         }
-        return new History(List.copyOf(namespaces), List.copyOf(changes), initial, keys.size());
+        return new History(run, List.copyOf(changes), initial, keys.size());
     }
 
-    List<String> namespaces() {
-        return namespaces;
+    /** The watcher's label selector: the objects of this run with {@code tier=a}. */
+    String selector() {
+        return "tier=a,run=" + run;
     }
 
     List<Change> changes() {
@@ -133,9 +134,10 @@ final class History {
         return live.keySet().stream().skip(index).findFirst().orElseThrow();
     }
 
-    private static V1ConfigMap configMap(ObjectKey key, String[] state) {
+    private static V1ConfigMap configMap(ObjectKey key, String[] state, String run) {
         return new V1ConfigMap().apiVersion("v1").kind("ConfigMap")
-                .metadata(new V1ObjectMeta().namespace(key.namespace()).name(key.name()).labels(Map.of("tier", state[0])))
+                .metadata(new V1ObjectMeta().namespace(key.namespace()).name(key.name())
+                        .labels(Map.of("tier", state[0], "run", run)))
                 .data(Map.of("version", state[1]));
     }
 }

@@ -64,7 +64,8 @@ class InMemoryChaosTest {
 
     private static ChaosSeeds.SeedRun run(long seed) throws InterruptedException {
         Random random = new Random(seed);
-        History history = History.draw(random, NAMESPACES, 200 + random.nextInt(200), 1500 + random.nextInt(1000));
+        History history = History.draw(random, NAMESPACES, 200 + random.nextInt(200), 1500 + random.nextInt(1000),
+                "seed-" + seed);
         FaultSchedule schedule = FaultSchedule.draw(random, history.initial(), history.changes().size(), LIMITS);
         InitialListStrategy strategy = InitialListStrategy.values()[random.nextInt(InitialListStrategy.values().length)];
         int pageSize = 50 + random.nextInt(200);
@@ -77,7 +78,7 @@ class InMemoryChaosTest {
             apply(change, writer);
         }
         Watcher<V1ConfigMap> watcher = Watcher.builder(server.apiClient(), ResourceType.of(V1ConfigMap.class))
-                .scope(WatchScope.allNamespaces().withLabelSelector(History.SELECTOR))
+                .scope(WatchScope.allNamespaces().withLabelSelector(history.selector()))
                 .options(WatchOptions.defaults().withInitialList(strategy).withPageSize(pageSize)
                         .withTimeout(WATCH_TIMEOUT).withIdleMargin(IDLE_MARGIN))
                 .backOff(BACK_OFF)
@@ -108,7 +109,7 @@ class InMemoryChaosTest {
                 LockSupport.parkNanos(300_000);
             }
             stopFaults(server);
-            Map<ObjectKey, Long> live = EndState.awaitStoreEqualsServer(watcher, () -> selected(server), WAIT);
+            Map<ObjectKey, Long> live = EndState.awaitStoreEqualsServer(watcher, () -> selected(server, history), WAIT);
             EndState.assertReconciled(loop, log, live, WAIT);
             EndState.assertWatching(watcher);
             long normalEnds = (System.nanoTime() - started) / WATCH_TIMEOUT.toNanos() + 1;
@@ -149,8 +150,8 @@ class InMemoryChaosTest {
         server.endOutage();
     }
 
-    private static List<V1ConfigMap> selected(InMemoryApiServer server) {
-        LabelSelector selector = LabelSelector.parse(History.SELECTOR);
+    private static List<V1ConfigMap> selected(InMemoryApiServer server, History history) {
+        LabelSelector selector = LabelSelector.parse(history.selector());
         return server.list(V1ConfigMap.class, null).stream()
                 .filter(c -> selector.matches(c.getMetadata().getLabels())).toList();
     }
