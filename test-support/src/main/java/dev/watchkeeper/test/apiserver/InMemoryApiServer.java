@@ -283,8 +283,8 @@ public final class InMemoryApiServer implements AutoCloseable {
     }
 
     /**
-     * Writes response bodies in 1 KB pieces with {@code pause} between them (lists, and each watch line longer than
-     * that); {@link Duration#ZERO} stops it. Applies to responses begun afterwards.
+     * Writes response bodies in pieces of at most 1 KB (a watch line is one piece, or several when longer) with
+     * {@code pause} after each; {@link Duration#ZERO} stops it. Applies to responses begun afterwards.
      */
     public void slowBodies(Duration pause) {
         faults.bodyPause(pause);

@@ -6,7 +6,10 @@ import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.time.Duration;
 
-/** A response body that trickles: it flushes every {@link #PIECE} bytes and pauses before the next piece. */
+/**
+ * A response body that trickles: it sends pieces of at most {@link #PIECE} bytes (fewer when flushed sooner, as a
+ * watch flushes each line) and pauses after each.
+ */
 final class SlowOutputStream extends FilterOutputStream {
 
     static final int PIECE = 1024;
@@ -23,9 +26,7 @@ final class SlowOutputStream extends FilterOutputStream {
     public void write(int b) throws IOException {
         out.write(b);
         if (++written == PIECE) {
-            written = 0;
-            out.flush();
-            pause();
+            flush();
         }
     }
 
@@ -38,10 +39,17 @@ final class SlowOutputStream extends FilterOutputStream {
             at += piece;
             written += piece;
             if (written == PIECE) {
-                written = 0;
-                out.flush();
-                pause();
+                flush();
             }
+        }
+    }
+
+    @Override
+    public void flush() throws IOException {
+        out.flush();
+        if (written > 0) {
+            written = 0;
+            pause();
         }
     }
 

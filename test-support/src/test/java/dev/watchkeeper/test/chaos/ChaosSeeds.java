@@ -20,6 +20,7 @@ final class ChaosSeeds {
     private long objects;
     private long changes;
     private long requests;
+    private long bounds;
 
     ChaosSeeds(String testClass) {
         this.testClass = testClass;
@@ -50,6 +51,7 @@ final class ChaosSeeds {
         objects += run.objects();
         changes += run.changes();
         requests += run.requests();
+        bounds += run.requestBound();
         run.schedule().counts().forEach((kind, count) -> injected.merge(kind, count, Integer::sum));
     }
 
@@ -59,10 +61,11 @@ final class ChaosSeeds {
             return testClass + ": no seed passed";
         }
         return testClass + ": " + seeds + " seeds passed; per seed on average " + objects / seeds + " objects, "
-                + changes / seeds + " changes, " + requests / seeds + " requests; faults injected " + injected;
+                + changes / seeds + " changes, " + requests / seeds + " requests (bound " + bounds / seeds
+                + "); faults injected " + injected;
     }
 
-    /** What one seed did. */
-    record SeedRun(FaultSchedule schedule, int objects, int changes, int requests) {
+    /** What one seed did: its schedule, history size, and the requests it sent against the bound it had. */
+    record SeedRun(FaultSchedule schedule, int objects, int changes, int requests, long requestBound) {
     }
 }

@@ -86,6 +86,7 @@ class ControlPlaneChaosTest {
                 plane.apiClient().getBasePath());
         Watcher<V1ConfigMap> watcher = null;
         ReconcileLoop<V1ConfigMap> loop = null;
+        long bound;
         try {
             for (History.Change change : history.changes().subList(0, history.initial())) {
                 History.apply(change, writer);
@@ -97,6 +98,7 @@ class ControlPlaneChaosTest {
                     .backOff(BACK_OFF)
                     .build();
             ReconcileLog log = new ReconcileLog(seed);
+            watcher.addListener(log);
             loop = ReconcileLoop.builder("chaos", watcher, log)
                     .settings(ReconcilerSettings.defaults().withConcurrency(4)).build();
             long started = System.nanoTime();
@@ -122,8 +124,9 @@ class ControlPlaneChaosTest {
             EndState.assertWatching(watcher);
             long normalEnds = (System.nanoTime() - started) / WATCH_TIMEOUT.toNanos() + 1;
             int relist = history.objects() / pageSize + 2;
+            bound = schedule.requestBound(relist, normalEnds, BACK_OFF);
             assertThat((long) proxy.requestCount()).as("requests, for faults " + schedule.faults())
-                    .isLessThanOrEqualTo(schedule.requestBound(relist, normalEnds, BACK_OFF));
+                    .isLessThanOrEqualTo(bound);
         } finally {
             if (loop != null) {
                 loop.close(Duration.ofSeconds(5));
@@ -137,7 +140,8 @@ class ControlPlaneChaosTest {
             }
         }
         EndState.awaitThreadsBackTo(baseline, Duration.ofSeconds(10));
-        return new ChaosSeeds.SeedRun(schedule, history.objects(), history.changes().size(), proxy.requestCount());
+        return new ChaosSeeds.SeedRun(schedule, history.objects(), history.changes().size(), proxy.requestCount(),
+                bound);
     }
 
     /** The admin kubeconfig's credentials, sent to the proxy, which is trusted as the only CA. */

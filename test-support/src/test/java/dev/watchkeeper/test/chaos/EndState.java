@@ -31,8 +31,8 @@ final class EndState {
 
     /**
      * Waits until every live object was reconciled at its final resourceVersion and the controller is idle; then
-     * checks that no reconcile overlapped another of its key, none went back to an older version, and none of a key
-     * that is gone happens any more.
+     * checks that no reconcile overlapped another of its key, none went back to an older version, none was handed an
+     * object after the watcher had delivered its deletion, and none happens any more.
      */
     static void assertReconciled(ReconcileLoop<V1ConfigMap> loop, ReconcileLog log, Map<ObjectKey, Long> live,
             Duration wait) throws InterruptedException {
@@ -50,6 +50,7 @@ final class EndState {
         assertThat(after).as("reconciles after the controller settled").isEmpty();
         assertThat(log.overlaps()).as("reconciles of one key at once").isEmpty();
         assertThat(log.regressions()).as("reconciles that saw an older version than before").isEmpty();
+        assertThat(log.afterDeletion()).as("reconciles of a version deleted well before").isEmpty();
     }
 
     static void assertWatching(Watcher<?> watcher) {
@@ -59,7 +60,8 @@ final class EndState {
 
     /**
      * Waits until every thread started since {@code baseline} ended, but for the JVM's and OkHttp's shared pools
-     * (the subprocess reaper and OkHttp's runners end by themselves when idle). Polled in place: a poller thread of its own would count as a new thread.
+     * (the subprocess reaper and OkHttp's runners end by themselves when idle). Polled in place: a poller thread of
+     * its own would count as a new thread.
      */
     static void awaitThreadsBackTo(Set<Thread> baseline, Duration wait) throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
@@ -75,7 +77,8 @@ final class EndState {
         return Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.isAlive() && !baseline.contains(t))
                 .map(Thread::getName)
-                .filter(name -> !name.startsWith("OkHttp") && !name.startsWith("Okio") && !name.equals("process reaper"))
+                .filter(name -> !name.startsWith("OkHttp") && !name.startsWith("Okio")
+                        && !name.equals("process reaper"))
                 .toList();
     }
 

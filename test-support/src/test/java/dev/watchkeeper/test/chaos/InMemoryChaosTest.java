@@ -85,12 +85,14 @@ class InMemoryChaosTest {
                 .timeSource(time)
                 .build();
         ReconcileLog log = new ReconcileLog(seed);
+        watcher.addListener(log);
         // Real time for the controller: its idle queue would otherwise wait a virtual year at once.
         ReconcileLoop<V1ConfigMap> loop = ReconcileLoop.builder("chaos", watcher, log)
                 .settings(ReconcilerSettings.defaults().withConcurrency(4))
                 .timeSource(TimeSource.system())
                 .build();
         long started = System.nanoTime();
+        long bound;
         try {
             watcher.start();
             loop.start();
@@ -114,15 +116,17 @@ class InMemoryChaosTest {
             EndState.assertWatching(watcher);
             long normalEnds = (System.nanoTime() - started) / WATCH_TIMEOUT.toNanos() + 1;
             int relist = history.objects() / pageSize + 2;
+            bound = schedule.requestBound(relist, normalEnds, BACK_OFF);
             assertThat((long) server.requestCount()).as("requests, for faults " + schedule.faults())
-                    .isLessThanOrEqualTo(schedule.requestBound(relist, normalEnds, BACK_OFF));
+                    .isLessThanOrEqualTo(bound);
         } finally {
             loop.close(Duration.ofSeconds(5));
             watcher.close();
             server.close();
         }
         EndState.awaitThreadsBackTo(baseline, Duration.ofSeconds(10));
-        return new ChaosSeeds.SeedRun(schedule, history.objects(), history.changes().size(), server.requestCount());
+        return new ChaosSeeds.SeedRun(schedule, history.objects(), history.changes().size(), server.requestCount(),
+                bound);
     }
 
     private static void inject(InMemoryApiServer server, Fault fault) {

@@ -4,21 +4,37 @@ import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileFunction;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.watch.WatchEvent;
+import dev.watchkeeper.watch.WatchEventListener;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A reconciler that records what it saw: each successful reconcile's key and resourceVersion in order, and every
- * time two reconciles of one key overlapped. Seeded: a few reconciles fail once, so per-object retries happen too.
+ * A reconciler that records what it saw: each successful reconcile's key and resourceVersion in order, every time
+ * two reconciles of one key overlapped, and every reconcile handed a version of an object whose deletion the
+ * watcher had delivered (as a DELETED event or a relist's sweep) well before. Register it as a listener of the
+ * primary watcher too. Seeded: a few reconciles fail once, so per-object retries happen too.
  */
-final class ReconcileLog implements ReconcileFunction<V1ConfigMap> {
+final class ReconcileLog implements ReconcileFunction<V1ConfigMap>, WatchEventListener<V1ConfigMap> {
+
+    /**
+     * A worker takes the object from the store a moment before it calls the reconciler, so a deletion delivered in
+     * between is no fault; one delivered this long before the call is.
+     */
+    private static final long DELIVERED_WELL_BEFORE = TimeUnit.MILLISECONDS.toNanos(100);
+
+    /** A delivered deletion: every version below {@code resourceVersion} is gone since {@code at} (nanoTime). */
+    private record Deletion(long resourceVersion, long at) {
+    }
 
     /** One successful reconcile. */
     record Entry(ObjectKey key, long resourceVersion) {
@@ -29,18 +45,30 @@ final class ReconcileLog implements ReconcileFunction<V1ConfigMap> {
     private final List<Entry> entries = new ArrayList<>();
     private final List<String> overlaps = new ArrayList<>();
     private final AtomicInteger failures = new AtomicInteger();
+    private final Map<ObjectKey, Deletion> deletions = new ConcurrentHashMap<>();
+    private final List<String> afterDeletion = new ArrayList<>();
+    // The watcher's view, kept by its thread: keys present and keys listed since the relist began.
+    private final Set<ObjectKey> present = new HashSet<>();
+    private final Set<ObjectKey> relisted = new HashSet<>();
 
     ReconcileLog(long seed) {
         this.random = new Random(seed);
     }
 
     @Override
-    public ReconcileResult reconcile(V1ConfigMap object, ReconcileContext context)
-            throws Exception {
+    public ReconcileResult reconcile(V1ConfigMap object, ReconcileContext context) throws Exception {
         ObjectKey key = context.key();
         if (!running.add(key)) {
             synchronized (overlaps) {
                 overlaps.add(key + "@" + object.getMetadata().getResourceVersion());
+            }
+        }
+        long version = Long.parseLong(object.getMetadata().getResourceVersion());
+        Deletion deletion = deletions.get(key);
+        if (deletion != null && version < deletion.resourceVersion()
+                && System.nanoTime() - deletion.at() > DELIVERED_WELL_BEFORE) {
+            synchronized (afterDeletion) {
+                afterDeletion.add(key + "@" + version + " deleted at " + deletion.resourceVersion());
             }
         }
         try {
@@ -54,11 +82,43 @@ final class ReconcileLog implements ReconcileFunction<V1ConfigMap> {
             }
             Thread.yield(); // let another worker try the same key, were the queue to allow it
             synchronized (entries) {
-                entries.add(new Entry(key, Long.parseLong(object.getMetadata().getResourceVersion())));
+                entries.add(new Entry(key, version));
             }
             return ReconcileResult.done();
         } finally {
             running.remove(key);
+        }
+    }
+
+    @Override
+    public void onEvent(WatchEvent<V1ConfigMap> event) {
+        // A key that comes back has a newer version; an older one handed over later is a regression (see there).
+        if (event instanceof WatchEvent.Init<V1ConfigMap>) {
+            relisted.clear();
+        } else if (event instanceof WatchEvent.InitApply<V1ConfigMap> apply) {
+            relisted.add(ObjectKey.of(apply.object()));
+            present.add(ObjectKey.of(apply.object()));
+            deletions.remove(ObjectKey.of(apply.object()));
+        } else if (event instanceof WatchEvent.Apply<V1ConfigMap> apply) {
+            present.add(ObjectKey.of(apply.object()));
+            deletions.remove(ObjectKey.of(apply.object()));
+        } else if (event instanceof WatchEvent.Delete<V1ConfigMap> delete) {
+            ObjectKey key = ObjectKey.of(delete.object());
+            present.remove(key);
+            deletions.put(key, new Deletion(Long.parseLong(delete.object().getMetadata().getResourceVersion()),
+                    System.nanoTime()));
+        } else if (event instanceof WatchEvent.InitDone<V1ConfigMap>) {
+            for (ObjectKey swept : present.stream().filter(k -> !relisted.contains(k)).toList()) {
+                present.remove(swept);
+                deletions.put(swept, new Deletion(Long.MAX_VALUE, System.nanoTime()));
+            }
+        }
+    }
+
+    /** Reconciles handed a version of an object whose deletion had been delivered well before. */
+    List<String> afterDeletion() {
+        synchronized (afterDeletion) {
+            return List.copyOf(afterDeletion);
         }
     }
 
