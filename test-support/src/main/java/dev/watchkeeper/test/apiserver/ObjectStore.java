@@ -252,7 +252,7 @@ final class ObjectStore {
         }
     }
 
-    /** Has every open watch do {@code disruption} instead of its next event. */
+    /** Has every open watch do {@code disruption} at once, before the events still queued for it. */
     void disruptWatches(WatchDisruption disruption) {
         synchronized (lock) {
             List.copyOf(watches).forEach(w -> w.disrupt(disruption));
@@ -307,7 +307,7 @@ final class ObjectStore {
         /** End normally. */
         void end();
 
-        /** Do {@code disruption} next (see {@link WatchDisruption}). */
+        /** Do {@code disruption} at once, before the events still queued (see {@link WatchDisruption}). */
         void disrupt(WatchDisruption disruption);
     }
 }

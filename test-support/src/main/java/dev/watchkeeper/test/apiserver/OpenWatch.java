@@ -10,7 +10,9 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -23,12 +25,15 @@ final class OpenWatch implements ObjectStore.WatchSink {
 
     private static final Logger log = LoggerFactory.getLogger(OpenWatch.class);
     private static final Object END = new Object();
+    /** Wakes the stream to take a disruption, which goes before the events still queued. */
+    private static final Object DISRUPTED = new Object();
 
     private final ObjectStore store;
     private final ApiResource resource;
     private final WatchFilter filter;
     private final Options options;
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    private final Queue<WatchDisruption> disruptions = new ConcurrentLinkedQueue<>();
     private long lastResourceVersion;
 
     /**
@@ -104,6 +109,11 @@ final class OpenWatch implements ObjectStore.WatchSink {
             }
             long wakeUp = options.bookmarks() ? Math.min(deadline, nextBookmark) : deadline;
             Object item = queue.poll(Math.max(1, wakeUp - now), TimeUnit.NANOSECONDS);
+            for (WatchDisruption disruption = disruptions.poll(); disruption != null; disruption = disruptions.poll()) {
+                if (!disrupt(out, disruption)) {
+                    return;
+                }
+            }
             if (item == END) {
                 return;
             }
@@ -113,9 +123,6 @@ final class OpenWatch implements ObjectStore.WatchSink {
             }
             if (item instanceof StoredEvent event) {
                 send(out, event);
-            }
-            if (item instanceof WatchDisruption disruption && !disrupt(out, disruption)) {
-                return;
             }
         }
     }
@@ -230,7 +237,8 @@ final class OpenWatch implements ObjectStore.WatchSink {
 
     @Override
     public void disrupt(WatchDisruption disruption) {
-        queue.add(disruption);
+        disruptions.add(disruption);
+        queue.add(DISRUPTED);
     }
 
     private record Expiry(long horizon) {

@@ -2,7 +2,7 @@ package dev.watchkeeper.test.apiserver;
 
 import java.time.Duration;
 
-/** Something an open watch does instead of its next event, injected through {@link InMemoryApiServer}. */
+/** Something an open watch does at once, before events still queued for it; injected through {@link InMemoryApiServer}. */
 sealed interface WatchDisruption {
 
     /** Write a line that is not JSON, then go on streaming. */

@@ -2,7 +2,7 @@ package dev.watchkeeper.test.chaos;
 
 import java.util.EnumMap;
 import java.util.Map;
-import java.util.function.LongFunction;
+import java.util.TreeMap;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
@@ -16,6 +16,7 @@ final class ChaosSeeds {
 
     private final String testClass;
     private final Map<FaultKind, Integer> injected = new EnumMap<>(FaultKind.class);
+    private final Map<String, Integer> watcherErrors = new TreeMap<>();
     private long seeds;
     private long objects;
     private long changes;
@@ -27,13 +28,13 @@ final class ChaosSeeds {
     }
 
     /** One dynamic test per seed, running {@code run}. */
-    Stream<DynamicTest> tests(int defaultSeeds, LongFunction<SeedRun> run) {
+    Stream<DynamicTest> tests(int defaultSeeds, Seed run) {
         String one = System.getProperty("chaos.seed");
         LongStream seeds = one != null && !one.isBlank() ? LongStream.of(Long.parseLong(one.trim()))
                 : LongStream.rangeClosed(1, Long.getLong("chaos.seeds", defaultSeeds));
         return seeds.mapToObj(seed -> DynamicTest.dynamicTest("seed " + seed, () -> {
             try {
-                record(run.apply(seed));
+                record(run.run(seed));
             } catch (AssertionError | Exception e) {
                 throw new AssertionError("chaos seed " + seed + " failed; replay it with:\n  " + replayCommand(seed)
                         + "\n" + e.getMessage(), e);
@@ -53,19 +54,30 @@ final class ChaosSeeds {
         requests += run.requests();
         bounds += run.requestBound();
         run.schedule().counts().forEach((kind, count) -> injected.merge(kind, count, Integer::sum));
+        run.watcherErrors().forEach((kind, count) -> watcherErrors.merge(kind, count, Integer::sum));
     }
 
-    /** A line for the build log: seeds, objects and changes per seed, faults injected by kind. */
+    /**
+     * A line for the build log: seeds, objects, changes and requests per seed, faults injected by kind and the errors
+     * the watcher reported (a fault that finds no open watch, or one another fault already ended, reports none).
+     */
     synchronized String summary() {
         if (seeds == 0) {
             return testClass + ": no seed passed";
         }
         return testClass + ": " + seeds + " seeds passed; per seed on average " + objects / seeds + " objects, "
                 + changes / seeds + " changes, " + requests / seeds + " requests (bound " + bounds / seeds
-                + "); faults injected " + injected;
+                + "); faults injected " + injected + "; errors the watcher reported " + watcherErrors;
+    }
+
+    /** One seed's run. */
+    @FunctionalInterface
+    interface Seed {
+        SeedRun run(long seed) throws Exception;
     }
 
     /** What one seed did: its schedule, history size, and the requests it sent against the bound it had. */
-    record SeedRun(FaultSchedule schedule, int objects, int changes, int requests, long requestBound) {
+    record SeedRun(FaultSchedule schedule, int objects, int changes, int requests, long requestBound,
+                   Map<String, Integer> watcherErrors) {
     }
 }

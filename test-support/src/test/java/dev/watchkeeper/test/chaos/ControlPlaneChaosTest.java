@@ -6,7 +6,6 @@ import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.reconcile.ReconcileLoop;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.resource.ResourceType;
-import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import dev.watchkeeper.test.controlplane.RealKubeApi;
 import dev.watchkeeper.watch.InitialListStrategy;
@@ -26,9 +25,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.DynamicTest;
@@ -50,16 +49,11 @@ class ControlPlaneChaosTest {
     private static final BackOffSettings BACK_OFF = new BackOffSettings(Duration.ofMillis(100), 2.0,
             Duration.ofSeconds(1), 0.5, Duration.ofSeconds(120), null);
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final Duration PACE = Duration.ofMillis(10);
 
     @TestFactory
     Stream<DynamicTest> convergesThroughAFaultInjectingTlsProxy(KubeControlPlane plane) {
-        return SEEDS.tests(5, seed -> {
-            try {
-                return run(seed, plane);
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
+        return SEEDS.tests(5, seed -> run(seed, plane));
     }
 
     @AfterAll
@@ -74,7 +68,8 @@ class ControlPlaneChaosTest {
         History history = History.draw(random, namespaces, 100 + random.nextInt(50), 400 + random.nextInt(200), run);
         FaultSchedule schedule = FaultSchedule.draw(random, history.initial(), history.changes().size(), LIMITS);
         InitialListStrategy strategy = InitialListStrategy.values()[random.nextInt(InitialListStrategy.values().length)];
-        int pageSize = 20 + random.nextInt(60);
+        WatchOptions options = WatchOptions.defaults().withInitialList(strategy).withPageSize(20 + random.nextInt(60))
+                .withTimeout(WATCH_TIMEOUT).withIdleMargin(IDLE_MARGIN);
         CoreV1Api direct = new CoreV1Api(plane.apiClient());
         for (String namespace : namespaces) {
             direct.createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace))).execute();
@@ -86,45 +81,26 @@ class ControlPlaneChaosTest {
                 plane.apiClient().getBasePath());
         Watcher<V1ConfigMap> watcher = null;
         ReconcileLoop<V1ConfigMap> loop = null;
+        ReconcileLog log = new ReconcileLog(seed);
         long bound;
         try {
-            for (History.Change change : history.changes().subList(0, history.initial())) {
-                History.apply(change, writer);
-            }
+            history.writeInitial(writer);
             watcher = Watcher.builder(throughProxy(plane, proxy, certificate), ResourceType.of(V1ConfigMap.class))
                     .scope(WatchScope.allNamespaces().withLabelSelector(history.selector()))
-                    .options(WatchOptions.defaults().withInitialList(strategy).withPageSize(pageSize)
-                            .withTimeout(WATCH_TIMEOUT).withIdleMargin(IDLE_MARGIN))
+                    .options(options)
                     .backOff(BACK_OFF)
                     .build();
-            ReconcileLog log = new ReconcileLog(seed);
             watcher.addListener(log);
             loop = ReconcileLoop.builder("chaos", watcher, log)
                     .settings(ReconcilerSettings.defaults().withConcurrency(4)).build();
             long started = System.nanoTime();
             watcher.start();
             loop.start();
-            int slowUntil = -1;
-            for (int i = history.initial(); i < history.changes().size(); i++) {
-                for (Fault fault : schedule.at(i)) {
-                    inject(plane, proxy, fault);
-                    if (fault.kind() == FaultKind.SLOW_BODIES) {
-                        slowUntil = i + fault.requests();
-                    }
-                }
-                if (i == slowUntil) {
-                    proxy.slowBodies(Duration.ZERO);
-                }
-                History.apply(history.changes().get(i), writer);
-            }
-            proxy.stopFaults();
-            Map<ObjectKey, Long> live = EndState.awaitStoreEqualsServer(watcher,
-                    () -> selected(direct, history), WAIT);
-            EndState.assertReconciled(loop, log, live, WAIT);
-            EndState.assertWatching(watcher);
-            long normalEnds = (System.nanoTime() - started) / WATCH_TIMEOUT.toNanos() + 1;
-            int relist = history.objects() / pageSize + 2;
-            bound = schedule.requestBound(relist, normalEnds, BACK_OFF);
+            // Paced so the history spans several watch timeouts: written at full speed, it would be over in about as
+            // long as one outage.
+            history.replay(schedule, writer, injector(plane, proxy), () -> LockSupport.parkNanos(PACE.toNanos()));
+            EndState.assertConverged(watcher, loop, log, () -> selected(direct, history), WAIT);
+            bound = schedule.requestBound(history, options, Duration.ofNanos(System.nanoTime() - started), BACK_OFF);
             assertThat((long) proxy.requestCount()).as("requests, for faults " + schedule.faults())
                     .isLessThanOrEqualTo(bound);
         } finally {
@@ -141,7 +117,7 @@ class ControlPlaneChaosTest {
         }
         EndState.awaitThreadsBackTo(baseline, Duration.ofSeconds(10));
         return new ChaosSeeds.SeedRun(schedule, history.objects(), history.changes().size(), proxy.requestCount(),
-                bound);
+                bound, log.watcherErrors());
     }
 
     /** The admin kubeconfig's credentials, sent to the proxy, which is trusted as the only CA. */
@@ -156,17 +132,32 @@ class ControlPlaneChaosTest {
         }
     }
 
-    private static void inject(KubeControlPlane plane, TlsFaultProxy proxy, Fault fault) {
-        switch (fault.kind()) {
-            case INTERNAL_ERROR -> proxy.failRequests(fault.requests(), 500);
-            case UNAVAILABLE -> proxy.failRequests(fault.requests(), 503);
-            case THROTTLED -> proxy.throttle(fault.requests(), fault.duration());
-            case EXPIRED_AT_WATCH_START -> proxy.expireWatchStarts(fault.requests());
-            case COMPACTION -> plane.compact();
-            case SLOW_BODIES -> proxy.slowBodies(fault.duration());
-            case OUTAGE -> proxy.outage(fault.duration());
-            default -> proxy.disruptWatches(fault.kind(), fault.duration());
-        }
+    private static FaultInjector injector(KubeControlPlane plane, TlsFaultProxy proxy) {
+        return new FaultInjector() {
+            @Override
+            public void inject(Fault fault) {
+                switch (fault.kind()) {
+                    case INTERNAL_ERROR -> proxy.failRequests(fault.requests(), 500);
+                    case UNAVAILABLE -> proxy.failRequests(fault.requests(), 503);
+                    case THROTTLED -> proxy.throttle(fault.requests(), fault.duration());
+                    case EXPIRED_AT_WATCH_START -> proxy.expireWatchStarts(fault.requests());
+                    case COMPACTION -> plane.compact();
+                    case SLOW_BODIES -> proxy.slowBodies(fault.duration());
+                    case OUTAGE -> proxy.outage(fault.duration());
+                    default -> proxy.disruptWatches(fault.kind(), fault.duration());
+                }
+            }
+
+            @Override
+            public void endSlowBodies() {
+                proxy.slowBodies(Duration.ZERO);
+            }
+
+            @Override
+            public void stopFaults() {
+                proxy.stopFaults();
+            }
+        };
     }
 
     private static List<V1ConfigMap> selected(CoreV1Api direct, History history) {

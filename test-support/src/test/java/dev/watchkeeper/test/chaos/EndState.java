@@ -21,8 +21,19 @@ final class EndState {
     private EndState() {
     }
 
+    /**
+     * The end state of a seed: the store equal to the server's objects, every live object reconciled at its final
+     * version with none of the faults {@link #assertReconciled} looks for, and the watcher watching.
+     */
+    static void assertConverged(Watcher<V1ConfigMap> watcher, ReconcileLoop<V1ConfigMap> loop, ReconcileLog log,
+            Supplier<List<V1ConfigMap>> server, Duration wait) throws InterruptedException {
+        Map<ObjectKey, Long> live = awaitStoreEqualsServer(watcher, server, wait);
+        assertReconciled(loop, log, live, wait);
+        assertWatching(watcher);
+    }
+
     /** Waits until the watcher's store holds exactly the server's objects, by key and resourceVersion. */
-    static Map<ObjectKey, Long> awaitStoreEqualsServer(Watcher<V1ConfigMap> watcher,
+    private static Map<ObjectKey, Long> awaitStoreEqualsServer(Watcher<V1ConfigMap> watcher,
             Supplier<List<V1ConfigMap>> server, Duration wait) {
         await("the store to equal the server's objects").atMost(wait).pollInterval(Duration.ofMillis(20))
                 .untilAsserted(() -> assertThat(versions(watcher.store().list())).isEqualTo(versions(server.get())));
@@ -34,7 +45,7 @@ final class EndState {
      * checks that no reconcile overlapped another of its key, none went back to an older version, none was handed an
      * object after the watcher had delivered its deletion, and none happens any more.
      */
-    static void assertReconciled(ReconcileLoop<V1ConfigMap> loop, ReconcileLog log, Map<ObjectKey, Long> live,
+    private static void assertReconciled(ReconcileLoop<V1ConfigMap> loop, ReconcileLog log, Map<ObjectKey, Long> live,
             Duration wait) throws InterruptedException {
         await("every live object reconciled at its final resourceVersion").atMost(wait)
                 .pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
@@ -53,7 +64,7 @@ final class EndState {
         assertThat(log.afterDeletion()).as("reconciles of a version deleted well before").isEmpty();
     }
 
-    static void assertWatching(Watcher<?> watcher) {
+    private static void assertWatching(Watcher<?> watcher) {
         assertThat(watcher.snapshot().phase()).as("phase of " + watcher.name()).isEqualTo(WatcherPhase.WATCHING);
         assertThat(watcher.isRunning()).isTrue();
     }

@@ -1,6 +1,7 @@
 package dev.watchkeeper.test.chaos;
 
 import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.watch.WatchOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -65,18 +66,19 @@ record FaultSchedule(List<Fault> faults) {
     }
 
     /**
-     * The most requests a watcher may send in a run: a full relist plus a watch ({@code relist} requests) at the
+     * The most requests a watcher may send in a run that lasted {@code elapsed}: a full relist plus a watch at the
      * start, after every fault and after every request a fault fails (each of which may restart a paged list); one
-     * rewatch per server-side watch timeout of real time ({@code normalEnds}); and during an outage one attempt per
-     * step of the backoff curve that fits in it, counting each step at its shortest (no jitter), from the start of
-     * the curve (a reset timer never makes it shorter).
+     * rewatch per server-side watch timeout of real time; and during an outage one attempt per step of the backoff
+     * curve that fits in it, counting each step at its shortest (no jitter), from the start of the curve (a reset
+     * timer never makes it shorter).
      */
-    long requestBound(int relist, long normalEnds, BackOffSettings backOff) {
-        long bound = relist + normalEnds;
+    long requestBound(History history, WatchOptions options, Duration elapsed, BackOffSettings backOff) {
+        long relist = history.objects() / options.pageSize() + 2;
+        long bound = relist + elapsed.toNanos() / options.timeout().toNanos() + 1;
         for (Fault fault : faults) {
             bound += switch (fault.kind()) {
                 case SLOW_BODIES -> 0;
-                case INTERNAL_ERROR, UNAVAILABLE, THROTTLED, EXPIRED_AT_WATCH_START -> (long) fault.requests() * relist;
+                case INTERNAL_ERROR, UNAVAILABLE, THROTTLED, EXPIRED_AT_WATCH_START -> fault.requests() * relist;
                 case OUTAGE -> attemptsWithin(fault.duration(), backOff) + relist;
                 default -> relist;
             };

@@ -114,7 +114,36 @@ final class History {
         return objects;
     }
 
-    static void apply(Change change, Writer writer) throws Exception {
+    /**
+     * Writes the changes after the initial ones, injecting each fault of {@code schedule} just before its change and
+     * ending slow bodies after their window, with {@code pace} after each change; then stops the faults.
+     */
+    void replay(FaultSchedule schedule, Writer writer, FaultInjector faults, Runnable pace) throws Exception {
+        int slowUntil = -1;
+        for (int i = initial; i < changes.size(); i++) {
+            for (Fault fault : schedule.at(i)) {
+                faults.inject(fault);
+                if (fault.kind() == FaultKind.SLOW_BODIES) {
+                    slowUntil = i + fault.requests();
+                }
+            }
+            if (i == slowUntil) {
+                faults.endSlowBodies();
+            }
+            apply(changes.get(i), writer);
+            pace.run();
+        }
+        faults.stopFaults();
+    }
+
+    /** Writes the changes made before the watcher starts. */
+    void writeInitial(Writer writer) throws Exception {
+        for (Change change : changes.subList(0, initial)) {
+            apply(change, writer);
+        }
+    }
+
+    private static void apply(Change change, Writer writer) throws Exception {
         if (change instanceof Create create) {
             writer.create(create.object());
         } else if (change instanceof Replace replace) {

@@ -8,7 +8,6 @@ import dev.watchkeeper.reconcile.ReconcileLoop;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.LabelSelector;
-import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.test.VirtualTime;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import dev.watchkeeper.watch.InitialListStrategy;
@@ -18,7 +17,6 @@ import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
@@ -47,14 +45,7 @@ class InMemoryChaosTest {
 
     @TestFactory
     Stream<DynamicTest> convergesThroughRandomFaults() {
-        return SEEDS.tests(50, seed -> {
-            try {
-                return run(seed);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-        });
+        return SEEDS.tests(50, InMemoryChaosTest::run);
     }
 
     @AfterAll
@@ -62,25 +53,23 @@ class InMemoryChaosTest {
         System.out.println(SEEDS.summary());
     }
 
-    private static ChaosSeeds.SeedRun run(long seed) throws InterruptedException {
+    private static ChaosSeeds.SeedRun run(long seed) throws Exception {
         Random random = new Random(seed);
         History history = History.draw(random, NAMESPACES, 200 + random.nextInt(200), 1500 + random.nextInt(1000),
                 "seed-" + seed);
         FaultSchedule schedule = FaultSchedule.draw(random, history.initial(), history.changes().size(), LIMITS);
         InitialListStrategy strategy = InitialListStrategy.values()[random.nextInt(InitialListStrategy.values().length)];
-        int pageSize = 50 + random.nextInt(200);
+        WatchOptions options = WatchOptions.defaults().withInitialList(strategy).withPageSize(50 + random.nextInt(200))
+                .withTimeout(WATCH_TIMEOUT).withIdleMargin(IDLE_MARGIN);
         Set<Thread> baseline = EndState.threads();
         VirtualTime time = new VirtualTime();
         InMemoryApiServer server = InMemoryApiServer.builder().outageClock(time.clock())
                 .bookmarkInterval(Duration.ofMillis(200)).build().start();
         History.Writer writer = writer(server);
-        for (History.Change change : history.changes().subList(0, history.initial())) {
-            apply(change, writer);
-        }
+        history.writeInitial(writer);
         Watcher<V1ConfigMap> watcher = Watcher.builder(server.apiClient(), ResourceType.of(V1ConfigMap.class))
                 .scope(WatchScope.allNamespaces().withLabelSelector(history.selector()))
-                .options(WatchOptions.defaults().withInitialList(strategy).withPageSize(pageSize)
-                        .withTimeout(WATCH_TIMEOUT).withIdleMargin(IDLE_MARGIN))
+                .options(options)
                 .backOff(BACK_OFF)
                 .timeSource(time)
                 .build();
@@ -91,32 +80,14 @@ class InMemoryChaosTest {
                 .settings(ReconcilerSettings.defaults().withConcurrency(4))
                 .timeSource(TimeSource.system())
                 .build();
-        long started = System.nanoTime();
         long bound;
         try {
+            long started = System.nanoTime();
             watcher.start();
             loop.start();
-            int slowUntil = -1;
-            for (int i = history.initial(); i < history.changes().size(); i++) {
-                for (Fault fault : schedule.at(i)) {
-                    inject(server, fault);
-                    if (fault.kind() == FaultKind.SLOW_BODIES) {
-                        slowUntil = i + fault.requests();
-                    }
-                }
-                if (i == slowUntil) {
-                    server.slowBodies(Duration.ZERO);
-                }
-                apply(history.changes().get(i), writer);
-                LockSupport.parkNanos(300_000);
-            }
-            stopFaults(server);
-            Map<ObjectKey, Long> live = EndState.awaitStoreEqualsServer(watcher, () -> selected(server, history), WAIT);
-            EndState.assertReconciled(loop, log, live, WAIT);
-            EndState.assertWatching(watcher);
-            long normalEnds = (System.nanoTime() - started) / WATCH_TIMEOUT.toNanos() + 1;
-            int relist = history.objects() / pageSize + 2;
-            bound = schedule.requestBound(relist, normalEnds, BACK_OFF);
+            history.replay(schedule, writer, injector(server), () -> LockSupport.parkNanos(300_000));
+            EndState.assertConverged(watcher, loop, log, () -> selected(server, history), WAIT);
+            bound = schedule.requestBound(history, options, Duration.ofNanos(System.nanoTime() - started), BACK_OFF);
             assertThat((long) server.requestCount()).as("requests, for faults " + schedule.faults())
                     .isLessThanOrEqualTo(bound);
         } finally {
@@ -126,32 +97,43 @@ class InMemoryChaosTest {
         }
         EndState.awaitThreadsBackTo(baseline, Duration.ofSeconds(10));
         return new ChaosSeeds.SeedRun(schedule, history.objects(), history.changes().size(), server.requestCount(),
-                bound);
+                bound, log.watcherErrors());
     }
 
-    private static void inject(InMemoryApiServer server, Fault fault) {
-        switch (fault.kind()) {
-            case INTERNAL_ERROR -> server.failRequests(fault.requests(), 500);
-            case UNAVAILABLE -> server.failRequests(fault.requests(), 503);
-            case THROTTLED -> server.throttle(fault.requests(), fault.duration());
-            case EXPIRED_MID_STREAM -> server.expireWatches();
-            case EXPIRED_AT_WATCH_START -> server.expireWatchStarts(fault.requests());
-            case COMPACTION -> server.compact();
-            case RESET_MID_STREAM -> server.resetWatches();
-            case TRUNCATED_CHUNK -> server.truncateWatches();
-            case MALFORMED_LINE -> server.sendMalformedLine();
-            case SLOW_BODIES -> server.slowBodies(fault.duration());
-            case IDLE_PAST_TIMEOUT -> server.stallWatches(fault.duration());
-            case OUTAGE -> server.outage(fault.duration());
-        }
-    }
+    private static FaultInjector injector(InMemoryApiServer server) {
+        return new FaultInjector() {
+            @Override
+            public void inject(Fault fault) {
+                switch (fault.kind()) {
+                    case INTERNAL_ERROR -> server.failRequests(fault.requests(), 500);
+                    case UNAVAILABLE -> server.failRequests(fault.requests(), 503);
+                    case THROTTLED -> server.throttle(fault.requests(), fault.duration());
+                    case EXPIRED_MID_STREAM -> server.expireWatches();
+                    case EXPIRED_AT_WATCH_START -> server.expireWatchStarts(fault.requests());
+                    case COMPACTION -> server.compact();
+                    case RESET_MID_STREAM -> server.resetWatches();
+                    case TRUNCATED_CHUNK -> server.truncateWatches();
+                    case MALFORMED_LINE -> server.sendMalformedLine();
+                    case SLOW_BODIES -> server.slowBodies(fault.duration());
+                    case IDLE_PAST_TIMEOUT -> server.stallWatches(fault.duration());
+                    case OUTAGE -> server.outage(fault.duration());
+                }
+            }
 
-    private static void stopFaults(InMemoryApiServer server) {
-        server.failRequests(0, 500);
-        server.throttle(0, Duration.ofSeconds(1));
-        server.expireWatchStarts(0);
-        server.slowBodies(Duration.ZERO);
-        server.endOutage();
+            @Override
+            public void endSlowBodies() {
+                server.slowBodies(Duration.ZERO);
+            }
+
+            @Override
+            public void stopFaults() {
+                server.failRequests(0, 500);
+                server.throttle(0, Duration.ofSeconds(1));
+                server.expireWatchStarts(0);
+                server.slowBodies(Duration.ZERO);
+                server.endOutage();
+            }
+        };
     }
 
     private static List<V1ConfigMap> selected(InMemoryApiServer server, History history) {
@@ -177,13 +159,5 @@ class InMemoryChaosTest {
                 server.delete("", "configmaps", namespace, name);
             }
         };
-    }
-
-    private static void apply(History.Change change, History.Writer writer) {
-        try {
-            History.apply(change, writer);
-        } catch (Exception e) {
-            throw new IllegalStateException("the history could not be written: " + change, e);
-        }
     }
 }

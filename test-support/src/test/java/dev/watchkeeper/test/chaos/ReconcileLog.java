@@ -4,6 +4,7 @@ import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileFunction;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.watch.WatchError;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.WatchEventListener;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -22,7 +23,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A reconciler that records what it saw: each successful reconcile's key and resourceVersion in order, every time
  * two reconciles of one key overlapped, and every reconcile handed a version of an object whose deletion the
  * watcher had delivered (as a DELETED event or a relist's sweep) well before. Register it as a listener of the
- * primary watcher too. Seeded: a few reconciles fail once, so per-object retries happen too.
+ * primary watcher too; it also counts the watcher's errors by kind. Seeded: a few reconciles fail once, so per-object retries happen too.
  */
 final class ReconcileLog implements ReconcileFunction<V1ConfigMap>, WatchEventListener<V1ConfigMap> {
 
@@ -50,6 +51,7 @@ final class ReconcileLog implements ReconcileFunction<V1ConfigMap>, WatchEventLi
     // The watcher's view, kept by its thread: keys present and keys listed since the relist began.
     private final Set<ObjectKey> present = new HashSet<>();
     private final Set<ObjectKey> relisted = new HashSet<>();
+    private final Map<String, Integer> watcherErrors = new ConcurrentHashMap<>();
 
     ReconcileLog(long seed) {
         this.random = new Random(seed);
@@ -92,6 +94,10 @@ final class ReconcileLog implements ReconcileFunction<V1ConfigMap>, WatchEventLi
 
     @Override
     public void onEvent(WatchEvent<V1ConfigMap> event) {
+        if (event instanceof WatchEvent.Failure<V1ConfigMap> failure) {
+            WatchError error = failure.error();
+            watcherErrors.merge(error.kind() + (error.code() > 0 ? " " + error.code() : ""), 1, Integer::sum);
+        }
         // A key that comes back has a newer version; an older one handed over later is a regression (see there).
         if (event instanceof WatchEvent.Init<V1ConfigMap>) {
             relisted.clear();
@@ -113,6 +119,11 @@ final class ReconcileLog implements ReconcileFunction<V1ConfigMap>, WatchEventLi
                 deletions.put(swept, new Deletion(Long.MAX_VALUE, System.nanoTime()));
             }
         }
+    }
+
+    /** The errors the watcher reported, by kind and code: how the injected faults looked to it. */
+    Map<String, Integer> watcherErrors() {
+        return Map.copyOf(watcherErrors);
     }
 
     /** Reconciles handed a version of an object whose deletion had been delivered well before. */

@@ -1,6 +1,7 @@
 package dev.watchkeeper.test.chaos;
 
-import com.google.gson.JsonObject;
+import dev.watchkeeper.test.stub.Replies;
+import dev.watchkeeper.test.stub.StatusReply;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
@@ -23,7 +24,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import okhttp3.Call;
 import okhttp3.MediaType;
 import okhttp3.OkHttpClient;
@@ -42,6 +44,7 @@ final class TlsFaultProxy implements AutoCloseable {
 
     private static final Object END = new Object();
     private static final Object BROKEN = new Object();
+    private static final Pattern RESOURCE_VERSION = Pattern.compile("[?&]resourceVersion=(\\d+)");
 
     private final ServerSocket server;
     private final OkHttpClient upstream;
@@ -161,7 +164,7 @@ final class TlsFaultProxy implements AutoCloseable {
             String method = parts[0];
             String target = parts[1];
             boolean watch = target.contains("watch=true");
-            if (injectedAnswer(out, watch)) {
+            if (injectedAnswer(out, target, watch)) {
                 return;
             }
             Request.Builder request = new Request.Builder().url(upstreamBase + target)
@@ -173,11 +176,13 @@ final class TlsFaultProxy implements AutoCloseable {
                     request.header(name, headers.get(name));
                 }
             }
+            // Plain bodies: OkHttp's transparent gzip fails a watch the API server compressed when it ends.
+            request.header("Accept-Encoding", "identity");
             Call call = upstream.newCall(request.build());
             try (Response response = call.execute()) {
                 String type = response.header("Content-Type", "application/json");
                 if (watch && response.isSuccessful()) {
-                    stream(socket, out, response, call);
+                    stream(socket, out, response, call, resourceVersion(target));
                 } else {
                     respond(out, response.code(), type, response.body().bytes(), null);
                 }
@@ -190,30 +195,40 @@ final class TlsFaultProxy implements AutoCloseable {
     }
 
     /** Answers the request with an injected failure if one is due; returns whether it did. */
-    private boolean injectedAnswer(OutputStream out, boolean watch) throws IOException {
+    private boolean injectedAnswer(OutputStream out, String target, boolean watch) throws IOException {
         if (System.nanoTime() - outageEndsAt < 0) {
-            respond(out, 503, "application/json", status(503, "ServiceUnavailable", "injected outage"), null);
+            respond(out, Replies.serviceUnavailable());
             return true;
         }
         if (failing.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            int code = failureCode.get();
-            respond(out, code, "application/json", status(code, code == 503 ? "ServiceUnavailable" : "InternalError",
-                    "injected failure"), null);
+            respond(out, failureCode.get() == 503 ? Replies.serviceUnavailable() : Replies.internalError());
             return true;
         }
         if (throttled.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            respond(out, 429, "application/json", status(429, "TooManyRequests", "injected throttling"),
-                    Long.toString(Math.max(1, retryAfter.toSeconds())));
+            respond(out, Replies.tooManyRequests((int) Math.max(1, retryAfter.toSeconds())));
             return true;
         }
         if (watch && expiringStarts.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            respond(out, 410, "application/json", status(410, "Expired", "too old resource version (injected)"), null);
+            String version = resourceVersion(target);
+            respond(out, Replies.tooOldResourceVersion(version, version));
             return true;
         }
         return false;
     }
 
-    private void stream(Socket socket, OutputStream out, Response response, Call call) throws IOException {
+    private void respond(OutputStream out, StatusReply status) throws IOException {
+        respond(out, status.code(), "application/json", status.json().getBytes(StandardCharsets.UTF_8),
+                status.retryAfterSeconds() == null ? null : status.retryAfterSeconds().toString());
+    }
+
+    /** The resourceVersion a request names, or "0". */
+    private static String resourceVersion(String target) {
+        Matcher version = RESOURCE_VERSION.matcher(target);
+        return version.find() ? version.group(1) : "0";
+    }
+
+    private void stream(Socket socket, OutputStream out, Response response, Call call, String since)
+            throws IOException {
         OpenWatch watch = new OpenWatch();
         watches.add(watch);
         BlockingQueue<Object> lines = new LinkedBlockingQueue<>();
@@ -234,7 +249,7 @@ final class TlsFaultProxy implements AutoCloseable {
             out.flush();
             while (true) {
                 Disruption disruption = watch.disruptions.poll();
-                if (disruption != null && !disrupt(socket, out, disruption)) {
+                if (disruption != null && !disrupt(socket, out, disruption, since)) {
                     return;
                 }
                 Object item = lines.poll(20, TimeUnit.MILLISECONDS);
@@ -260,7 +275,7 @@ final class TlsFaultProxy implements AutoCloseable {
     }
 
     /** Carries out a disruption; returns whether the watch goes on. */
-    private boolean disrupt(Socket socket, OutputStream out, Disruption disruption)
+    private boolean disrupt(Socket socket, OutputStream out, Disruption disruption, String since)
             throws IOException, InterruptedException {
         switch (disruption.kind()) {
             case MALFORMED_LINE -> {
@@ -268,11 +283,7 @@ final class TlsFaultProxy implements AutoCloseable {
                 return true;
             }
             case EXPIRED_MID_STREAM -> {
-                JsonObject event = new JsonObject();
-                event.addProperty("type", "ERROR");
-                event.add("object", com.google.gson.JsonParser.parseString(new String(status(410, "Expired",
-                        "too old resource version (injected)"), StandardCharsets.UTF_8)));
-                chunk(out, (event + "\n").getBytes(StandardCharsets.UTF_8));
+                chunk(out, (Replies.expiredEvent(since, since).text() + "\n").getBytes(StandardCharsets.UTF_8));
                 out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 out.flush();
                 return false;
@@ -365,23 +376,6 @@ final class TlsFaultProxy implements AutoCloseable {
         } catch (IOException e) {
             // already broken
         }
-    }
-
-    private static byte[] status(int code, String reason, String message) {
-        JsonObject status = new JsonObject();
-        status.addProperty("kind", "Status");
-        status.addProperty("apiVersion", "v1");
-        status.add("metadata", new JsonObject());
-        status.addProperty("status", "Failure");
-        status.addProperty("message", message);
-        status.addProperty("reason", reason);
-        if (code == 429) {
-            JsonObject details = new JsonObject();
-            details.addProperty("retryAfterSeconds", 1);
-            status.add("details", details);
-        }
-        status.addProperty("code", code);
-        return status.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     private static String reason(int code) {
