@@ -23,16 +23,27 @@ import java.util.List;
  * @param debounce     the {@code debounce} attribute, or {@code null} when it is empty
  * @param namespaces   a set of two or more namespaces, each watched by its own copy of every watcher above (their
  *                     scopes then name no namespace); empty = the namespace of their scopes
+ * @param finalization the finalizer and its {@code @Cleanup} method, or {@code null} without a finalizer
  */
 public record ParsedReconciler(String beanName, Method method, Reconciler annotation, String name,
         Class<? extends KubernetesObject> primaryType, boolean takesContext, WatcherDeclaration<?> primary,
         List<WatcherDeclaration<?>> owned, List<WatcherDeclaration<?>> watched, Duration debounce,
-        List<String> namespaces) {
+        List<String> namespaces, Finalization finalization) {
 
     public ParsedReconciler {
         owned = List.copyOf(owned);
         watched = List.copyOf(watched);
         namespaces = List.copyOf(namespaces);
+    }
+
+    /**
+     * A reconciler's finalizer and the {@link Cleanup @Cleanup} method for it.
+     *
+     * @param finalizer    the finalizer's name (placeholders resolved)
+     * @param method       the cleanup method
+     * @param takesContext whether a {@code ReconcileContext} is its second parameter
+     */
+    public record Finalization(String finalizer, Method method, boolean takesContext) {
     }
 
     /** Every watcher the reconciler needs: primary, owned, watched, each once per namespace of a set. */

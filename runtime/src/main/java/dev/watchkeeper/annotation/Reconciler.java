@@ -85,6 +85,13 @@ public @interface Reconciler {
     /** The name of a {@code TriggerFilter} bean, combined with {@link #triggerOn()} by "either". */
     String filter() default "";
 
+    /**
+     * A finalizer (a qualified name such as {@code example.com/cleanup}) the reconciler adds to every object before
+     * its first reconcile; once an object is being deleted, the bean's {@link Cleanup @Cleanup} method runs instead
+     * of the reconcile, and the finalizer is removed when it succeeds. Empty = none.
+     */
+    String finalizer() default "";
+
     /** API group of a custom primary resource (empty = core); see also {@link KubernetesResource}. */
     String group() default "";
 

@@ -1,5 +1,6 @@
 package dev.watchkeeper.annotation;
 
+import dev.watchkeeper.reconcile.Finalizer;
 import dev.watchkeeper.reconcile.SecondaryMapper;
 import dev.watchkeeper.reconcile.TriggerFilter;
 import dev.watchkeeper.registry.ReconcilerDeclaration;
@@ -42,8 +43,8 @@ import org.springframework.core.env.Environment;
 public class ReconcilerAnnotationBeanPostProcessor
         implements BeanPostProcessor, BeanFactoryAware, EnvironmentAware, SmartInitializingSingleton, Ordered {
 
-    /** A parsed method on its bean, waiting for registration. */
-    private record Found(ParsedReconciler parsed, ReconcilerMethod function) {
+    /** A parsed method on its bean, waiting for registration; {@code cleanup} is {@code null} without a finalizer. */
+    private record Found(ParsedReconciler parsed, ReconcilerMethod function, ReconcilerMethod cleanup) {
     }
 
     private final List<Found> pending = new ArrayList<>();
@@ -86,7 +87,10 @@ public class ReconcilerAnnotationBeanPostProcessor
         for (ParsedReconciler parsed : ReconcilerParser.parse(AopUtils.getTargetClass(bean), beanName,
                 environment::resolvePlaceholders, namespaceOverrides)) {
             Method invocable = AopUtils.selectInvocableMethod(parsed.method(), bean.getClass());
-            found.add(new Found(parsed, new ReconcilerMethod(bean, invocable, parsed.takesContext())));
+            ParsedReconciler.Finalization finalization = parsed.finalization();
+            ReconcilerMethod cleanup = finalization == null ? null : new ReconcilerMethod(bean,
+                    AopUtils.selectInvocableMethod(finalization.method(), bean.getClass()), finalization.takesContext());
+            found.add(new Found(parsed, new ReconcilerMethod(bean, invocable, parsed.takesContext()), cleanup));
         }
         if (found.isEmpty()) {
             return bean;
@@ -133,9 +137,11 @@ public class ReconcilerAnnotationBeanPostProcessor
         TriggerFilter filter = annotation.filter().isEmpty() ? null
                 : beanFactory.getBean(AnnotatedMethods.resolve(environment::resolvePlaceholders, annotation.filter()),
                         TriggerFilter.class);
+        Finalizer finalizer = found.cleanup() == null ? null
+                : new Finalizer(parsed.finalization().finalizer(), found.cleanup());
         return new ReconcilerDeclaration(parsed.name(), parsed.primary(), secondaries, found.function(),
                 annotation.concurrency(), Set.of(annotation.triggerOn()), filter, parsed.source(), parsed.debounce(),
-                parsed.namespaces());
+                parsed.namespaces(), finalizer);
     }
 
     /** The one {@code SecondaryMapper<S>} bean for {@code type}, among the named ones when names are given. */

@@ -1,5 +1,6 @@
 package dev.watchkeeper.annotation;
 
+import dev.watchkeeper.reconcile.CleanupFunction;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileFunction;
 import dev.watchkeeper.reconcile.ReconcileResult;
@@ -8,10 +9,10 @@ import java.lang.reflect.Method;
 import org.springframework.util.ReflectionUtils;
 
 /**
- * A {@code @Reconciler} method on its bean, checked by {@link ReconcilerParser}, callable as a
- * {@link ReconcileFunction}.
+ * A {@code @Reconciler} or {@code @Cleanup} method on its bean, checked by {@link ReconcilerParser}, callable as a
+ * {@link ReconcileFunction} or a {@link CleanupFunction}.
  */
-final class ReconcilerMethod implements ReconcileFunction<KubernetesObject> {
+final class ReconcilerMethod implements ReconcileFunction<KubernetesObject>, CleanupFunction<KubernetesObject> {
 
     private final Object bean;
     private final Method method;
@@ -27,9 +28,18 @@ final class ReconcilerMethod implements ReconcileFunction<KubernetesObject> {
 
     @Override
     public ReconcileResult reconcile(KubernetesObject object, ReconcileContext context) throws Exception {
-        Object result = takesContext ? AnnotatedMethods.invoke(bean, method, object, context)
+        return call(object, context) instanceof ReconcileResult reconcileResult ? reconcileResult
+                : ReconcileResult.done();
+    }
+
+    @Override
+    public void cleanup(KubernetesObject object, ReconcileContext context) throws Exception {
+        call(object, context);
+    }
+
+    private Object call(KubernetesObject object, ReconcileContext context) throws Exception {
+        return takesContext ? AnnotatedMethods.invoke(bean, method, object, context)
                 : AnnotatedMethods.invoke(bean, method, object);
-        return result instanceof ReconcileResult reconcileResult ? reconcileResult : ReconcileResult.done();
     }
 
     @Override

@@ -10,6 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,8 +19,9 @@ import java.util.function.UnaryOperator;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 
 /**
- * The one parser of {@link Reconciler @Reconciler}: checks each method's signature and resolves its attributes
- * (placeholders through the given resolver, the resource types, the watchers' scopes). The watcher registrar calls
+ * The one parser of {@link Reconciler @Reconciler} (and of the {@link Cleanup @Cleanup} methods that go with a
+ * finalizer): checks each method's signature and resolves its attributes (placeholders through the given resolver,
+ * the resource types, the watchers' scopes). The watcher registrar calls
  * it with the bean's class before any bean exists, the post-processor with the bean's target class: both get the
  * same declarations, and both fail start-up with the same message for a wrong method.
  *
@@ -48,21 +51,23 @@ public final class ReconcilerParser {
      */
     public static List<ParsedReconciler> parse(Class<?> type, String beanName, UnaryOperator<String> resolver,
             NamespaceOverrides overrides) {
+        Map<Method, Reconciler> reconcilers = AnnotatedMethods.find(type, Reconciler.class);
+        Map<Method, ParsedReconciler.Finalization> finalizations = finalizations(beanName, reconcilers,
+                AnnotatedMethods.find(type, Cleanup.class), resolver);
         List<ParsedReconciler> parsed = new ArrayList<>();
-        for (Map.Entry<Method, Reconciler> entry : AnnotatedMethods.find(type, Reconciler.class).entrySet()) {
-            parsed.add(parse(beanName, entry.getKey(), entry.getValue(), resolver, overrides));
+        for (Map.Entry<Method, Reconciler> entry : reconcilers.entrySet()) {
+            parsed.add(parse(beanName, entry.getKey(), entry.getValue(), resolver, overrides,
+                    finalizations.get(entry.getKey())));
         }
         return parsed;
     }
 
     private static ParsedReconciler parse(String beanName, Method method, Reconciler annotation,
-            UnaryOperator<String> resolver, NamespaceOverrides overrides) {
+            UnaryOperator<String> resolver, NamespaceOverrides overrides,
+            ParsedReconciler.Finalization finalization) {
         Class<? extends KubernetesObject> primaryType = primaryType(beanName, method);
         try {
-            String name = AnnotatedMethods.resolve(resolver, annotation.name());
-            if (name.isEmpty()) {
-                name = beanName + "-" + method.getName();
-            }
+            String name = name(beanName, method, annotation, resolver);
             List<String> namespaces = namespaces(name, annotation, resolver, overrides);
             String namespace = namespaces.size() == 1 ? namespaces.get(0) : null;
             namespaces = namespaces.size() > 1 ? namespaces : List.of();
@@ -77,7 +82,7 @@ public final class ReconcilerParser {
             return new ParsedReconciler(beanName, method, annotation, name, primaryType,
                     method.getParameterCount() == 2, primary, secondaries(annotation.owns(), namespace),
                     secondaries(annotation.watches(), namespace),
-                    debounce(AnnotatedMethods.resolve(resolver, annotation.debounce())), namespaces);
+                    debounce(AnnotatedMethods.resolve(resolver, annotation.debounce())), namespaces, finalization);
         } catch (IllegalArgumentException e) {
             throw AnnotatedMethods.invalid(Reconciler.class, beanName, method, e.getMessage());
         }
@@ -127,6 +132,93 @@ public final class ReconcilerParser {
             throw new IllegalArgumentException("set either namespace or namespaces, not both");
         }
         return namespace.isEmpty() ? List.copyOf(namespaces) : List.of(namespace);
+    }
+
+    /** The reconciler's name: {@code name}, else {@code <beanName>-<methodName>}. */
+    private static String name(String beanName, Method method, Reconciler annotation,
+            UnaryOperator<String> resolver) {
+        String name = AnnotatedMethods.resolve(resolver, annotation.name());
+        return name.isEmpty() ? beanName + "-" + method.getName() : name;
+    }
+
+    /**
+     * Pairs each reconciler that declares a finalizer with its {@code @Cleanup} method: exactly one each, and no
+     * {@code @Cleanup} method without such a reconciler.
+     */
+    private static Map<Method, ParsedReconciler.Finalization> finalizations(String beanName,
+            Map<Method, Reconciler> reconcilers, Map<Method, Cleanup> cleanups, UnaryOperator<String> resolver) {
+        Map<String, Method> withFinalizer = new LinkedHashMap<>();
+        Map<Method, String> finalizers = new HashMap<>();
+        for (Map.Entry<Method, Reconciler> entry : reconcilers.entrySet()) {
+            Method method = entry.getKey();
+            try {
+                String finalizer = AnnotatedMethods.resolve(resolver, entry.getValue().finalizer());
+                if (!finalizer.isEmpty()) {
+                    withFinalizer.put(name(beanName, method, entry.getValue(), resolver), method);
+                    finalizers.put(method, finalizer);
+                }
+            } catch (IllegalArgumentException e) {
+                throw AnnotatedMethods.invalid(Reconciler.class, beanName, method, e.getMessage());
+            }
+        }
+        Map<Method, ParsedReconciler.Finalization> found = new HashMap<>();
+        for (Map.Entry<Method, Cleanup> entry : cleanups.entrySet()) {
+            Method cleanup = entry.getKey();
+            Method reconciler = cleanupTarget(beanName, cleanup, entry.getValue(), withFinalizer, resolver);
+            ParsedReconciler.Finalization other = found.get(reconciler);
+            if (other != null) {
+                throw AnnotatedMethods.invalid(Cleanup.class, beanName, cleanup, "the reconciler "
+                        + AnnotatedMethods.describe(beanName, reconciler) + " already has the @Cleanup method "
+                        + other.method().getName());
+            }
+            found.put(reconciler, new ParsedReconciler.Finalization(finalizers.get(reconciler), cleanup,
+                    cleanupTakesContext(beanName, cleanup, primaryType(beanName, reconciler))));
+        }
+        for (Method reconciler : withFinalizer.values()) {
+            if (!found.containsKey(reconciler)) {
+                throw AnnotatedMethods.invalid(Reconciler.class, beanName, reconciler, "it declares the finalizer "
+                        + finalizers.get(reconciler) + " but the bean has no @Cleanup method to run before removing it");
+            }
+        }
+        return found;
+    }
+
+    /** The reconciler method a {@code @Cleanup} method belongs to. */
+    private static Method cleanupTarget(String beanName, Method cleanup, Cleanup annotation,
+            Map<String, Method> withFinalizer, UnaryOperator<String> resolver) {
+        String wanted;
+        try {
+            wanted = AnnotatedMethods.resolve(resolver, annotation.value());
+        } catch (IllegalArgumentException e) {
+            throw AnnotatedMethods.invalid(Cleanup.class, beanName, cleanup, e.getMessage());
+        }
+        if (!wanted.isEmpty() && withFinalizer.containsKey(wanted)) {
+            return withFinalizer.get(wanted);
+        }
+        if (wanted.isEmpty() && withFinalizer.size() == 1) {
+            return withFinalizer.values().iterator().next();
+        }
+        String problem = withFinalizer.isEmpty() ? "the bean has no @Reconciler method with a finalizer"
+                : wanted.isEmpty() ? "the bean has several @Reconciler methods with a finalizer, "
+                        + withFinalizer.keySet() + "; name one in @Cleanup"
+                : "the bean has no @Reconciler named '" + wanted + "' with a finalizer; those with one: "
+                        + withFinalizer.keySet();
+        throw AnnotatedMethods.invalid(Cleanup.class, beanName, cleanup, problem);
+    }
+
+    /** Checks a {@code @Cleanup} signature against the reconciler's primary type; whether it takes a context. */
+    private static boolean cleanupTakesContext(String beanName, Method cleanup, Class<?> primaryType) {
+        Class<?>[] parameters = cleanup.getParameterTypes();
+        if (parameters.length < 1 || parameters.length > 2 || !parameters[0].isAssignableFrom(primaryType)
+                || (parameters.length == 2 && parameters[1] != ReconcileContext.class)) {
+            throw AnnotatedMethods.invalid(Cleanup.class, beanName, cleanup, "it must take the primary object ("
+                    + primaryType.getSimpleName() + ") and optionally a ReconcileContext");
+        }
+        if (cleanup.getReturnType() != void.class) {
+            throw AnnotatedMethods.invalid(Cleanup.class, beanName, cleanup,
+                    "it must return void, but returns " + cleanup.getReturnType().getName());
+        }
+        return parameters.length == 2;
     }
 
     /** {@code a=b} and {@code shard=1} → {@code a=b,shard=1}; empty parts are left out. */

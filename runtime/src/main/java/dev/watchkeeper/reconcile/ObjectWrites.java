@@ -1,8 +1,10 @@
 package dev.watchkeeper.reconcile;
 
 import com.google.gson.Gson;
+import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.resource.ResourceType;
@@ -26,8 +28,9 @@ import okhttp3.Call;
 
 /**
  * The writes a reconciler's context offers (docs/semantics.md §10): server-side apply and a status update that
- * survives conflicts. Objects are written as client-java serializes them; built-in models, custom
- * {@link KubernetesObject} classes and {@link DynamicKubernetesObject} alike.
+ * survives conflicts; and the conflict-safe patches that add and remove a reconciler's {@link Finalizer}. Objects
+ * are written as client-java serializes them; built-in models, custom {@link KubernetesObject} classes and
+ * {@link DynamicKubernetesObject} alike.
  */
 final class ObjectWrites {
 
@@ -35,6 +38,7 @@ final class ObjectWrites {
     static final int STATUS_ATTEMPTS = 5;
     private static final long STATUS_RETRY_MILLIS = 10;
     private static final String APPLY_PATCH = "application/apply-patch+yaml";
+    private static final String JSON_PATCH = "application/json-patch+json";
 
     private final ApiClient client;
     private final String fieldManager;
@@ -116,6 +120,57 @@ final class ObjectWrites {
             pause();
             current = send(object, "GET", path, List.of(), null, "application/json");
         }
+    }
+
+    /**
+     * Adds {@code finalizer} to the object with a JSON patch that first tests the object's resourceVersion, so a
+     * change since it was read fails the patch (422) instead of being overwritten.
+     *
+     * @return the object as stored after the patch
+     */
+    <S extends KubernetesObject> S addFinalizer(S object, String finalizer) throws ApiException {
+        V1ObjectMeta metadata = object.getMetadata();
+        JsonArray patch = new JsonArray();
+        patch.add(operation("test", "/metadata/resourceVersion", new JsonPrimitive(metadata.getResourceVersion())));
+        if (metadata.getFinalizers() == null || metadata.getFinalizers().isEmpty()) {
+            JsonArray finalizers = new JsonArray();
+            finalizers.add(finalizer);
+            patch.add(operation("add", "/metadata/finalizers", finalizers));
+        } else {
+            patch.add(operation("add", "/metadata/finalizers/-", new JsonPrimitive(finalizer)));
+        }
+        return send(object, "PATCH", objectPath(resourceOf(object), object), List.of(), patch, JSON_PATCH);
+    }
+
+    /**
+     * Removes {@code finalizer} from the object with a JSON patch that first tests that the finalizer is still at
+     * the index it had when read (as kube-rs does), so a concurrent change of the list fails the patch (422)
+     * instead of removing another finalizer. Other changes of the object do not fail it: the cleanup that precedes
+     * this patch need not run again for a status change. An object already gone (404) counts as done.
+     */
+    <S extends KubernetesObject> void removeFinalizer(S object, String finalizer) throws ApiException {
+        int index = object.getMetadata().getFinalizers().indexOf(finalizer);
+        String path = "/metadata/finalizers/" + index;
+        JsonArray patch = new JsonArray();
+        patch.add(operation("test", path, new JsonPrimitive(finalizer)));
+        patch.add(operation("remove", path, null));
+        try {
+            send(object, "PATCH", objectPath(resourceOf(object), object), List.of(), patch, JSON_PATCH);
+        } catch (ApiException e) {
+            if (e.getCode() != 404) {
+                throw e;
+            }
+        }
+    }
+
+    private static JsonObject operation(String op, String path, JsonElement value) {
+        JsonObject operation = new JsonObject();
+        operation.addProperty("op", op);
+        operation.addProperty("path", path);
+        if (value != null) {
+            operation.add("value", value);
+        }
+        return operation;
     }
 
     private <S extends KubernetesObject> S send(S like, String method, String path, List<Pair> query, Object body,

@@ -43,8 +43,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Level-based: every add or change of a primary enqueues its key (unless a {@link TriggerFilter} says no), and a
  * reconcile always sees the latest cached object. <b>Deleted primaries are not reconciled</b>: the object is gone
- * from the store when a worker takes its key, and clean-up belongs to ownerReferences (garbage collection) or
- * finalizers, which a reconcile sees as {@code metadata.deletionTimestamp}. A delete forgets the key's failures.
+ * from the store when a worker takes its key, and clean-up belongs to ownerReferences (garbage collection) or a
+ * {@link Finalizer}, whose cleanup runs while the object is being deleted. A delete forgets the key's failures.
  *
  * <p>The watchers are shared, not owned: the controller never starts or closes them.
  */
@@ -100,9 +100,16 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         TriggerFilter<T> fromTriggers = settings.triggerFilter();
         TriggerFilter<T> filter = fromTriggers == null ? builder.filter
                 : builder.filter == null ? fromTriggers : fromTriggers.or(builder.filter);
+        if (filter != null && builder.finalizer != null) {
+            filter = filter.or(TriggerFilter.deletionStarted()); // a deletion must reach the cleanup
+        }
+        if (builder.finalizer != null && builder.apiClient == null) {
+            throw new IllegalStateException("reconciler " + name + " has the finalizer " + builder.finalizer.name()
+                    + " but no ApiClient to add and remove it");
+        }
         this.eventKeys = new EventKeys<>(primary.store(), queue, ledger, filter, settings.debounce());
-        this.reconciliation = new Reconciliation<>(name, primary, builder.reconciler, Map.copyOf(stores),
-                builder.apiClient, builder.observer, List.copyOf(builder.listeners), time,
+        this.reconciliation = new Reconciliation<>(name, primary, builder.reconciler, builder.finalizer,
+                Map.copyOf(stores), builder.apiClient, builder.observer, List.copyOf(builder.listeners), time,
                 queue, ledger, eventKeys);
     }
 
@@ -450,6 +457,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         private final List<ReconcileListener> listeners = new ArrayList<>();
         private ReconcilerSettings settings = ReconcilerSettings.defaults();
         private TriggerFilter<T> filter;
+        private Finalizer<T> finalizer;
         private TimeSource time = TimeSource.system();
         private ThreadFactory threadFactory = Builder::daemonThread;
         private ReconcileObserver observer = ReconcileObserver.passThrough();
@@ -489,6 +497,15 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         /** A trigger filter of your own; combined with the settings' triggers by "either". */
         public Builder<T> filter(TriggerFilter<T> filter) {
             this.filter = filter;
+            return this;
+        }
+
+        /**
+         * A finalizer added to every object before its first reconcile, whose cleanup runs instead of the
+         * reconcile once the object is being deleted (docs/semantics.md §10). Needs an {@link #apiClient}.
+         */
+        public Builder<T> finalizer(Finalizer<T> finalizer) {
+            this.finalizer = finalizer;
             return this;
         }
 

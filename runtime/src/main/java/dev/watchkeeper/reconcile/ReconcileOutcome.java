@@ -18,9 +18,11 @@ import java.time.Duration;
  *                   it waits for a change
  * @param took       how long the reconcile ran
  * @param error      the exception for {@link Kind#ERROR} and {@link Kind#TERMINAL}, else {@code null}
+ * @param cleanup    whether it was the cleanup of an object being deleted (see {@link Finalizer}), not a reconcile;
+ *                   {@link Kind#DONE} then means the finalizer was removed
  */
 public record ReconcileOutcome(String controller, ObjectKey key, int attempt, Kind kind, Duration next, Duration took,
-        Throwable error) {
+        Throwable error, boolean cleanup) {
 
     /** How a reconcile ended. */
     public enum Kind {

@@ -64,11 +64,12 @@ public record ReconcilerSnapshot(String name, String primaryWatcher, List<String
     /**
      * Totals since start.
      *
-     * @param reconciles finished reconciles
-     * @param errors     reconciles that threw
+     * @param reconciles finished reconciles (cleanups included)
+     * @param errors     reconciles that threw (a cleanup, or the patch adding or removing the finalizer, included)
      * @param requeues   reconciles that asked for a requeue
      * @param retries    reconciles that were retries after an error
+     * @param cleanups   cleanups that succeeded and removed the reconciler's finalizer
      */
-    public record Counts(long reconciles, long errors, long requeues, long retries) {
+    public record Counts(long reconciles, long errors, long requeues, long retries, long cleanups) {
     }
 }

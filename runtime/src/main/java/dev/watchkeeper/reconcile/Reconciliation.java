@@ -31,6 +31,8 @@ final class Reconciliation<T extends KubernetesObject> {
     private final String name;
     private final WatcherGroup<T> primary;
     private final ReconcileFunction<T> reconciler;
+    private final Finalizer<T> finalizer;
+    private final ObjectWrites finalizerWrites;
     private final Map<Class<?>, Store<?>> stores;
     private final ApiClient apiClient;
     private final ReconcileObserver observer;
@@ -43,15 +45,20 @@ final class Reconciliation<T extends KubernetesObject> {
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong requeues = new AtomicLong();
     private final AtomicLong retries = new AtomicLong();
+    private final AtomicLong cleanups = new AtomicLong();
     private volatile Instant lastReconcileAt;
     private volatile String lastResult;
 
-    Reconciliation(String name, WatcherGroup<T> primary, ReconcileFunction<T> reconciler, Map<Class<?>, Store<?>> stores,
-            ApiClient apiClient, ReconcileObserver observer, List<ReconcileListener> listeners, TimeSource time,
-            WorkQueue<ObjectKey> queue, FailureLedger ledger, EventKeys<T> eventKeys) {
+    /** {@code finalizer}: {@code null} for none; with one, {@code apiClient} must be set. */
+    Reconciliation(String name, WatcherGroup<T> primary, ReconcileFunction<T> reconciler, Finalizer<T> finalizer,
+            Map<Class<?>, Store<?>> stores, ApiClient apiClient, ReconcileObserver observer,
+            List<ReconcileListener> listeners, TimeSource time, WorkQueue<ObjectKey> queue, FailureLedger ledger,
+            EventKeys<T> eventKeys) {
         this.name = name;
         this.primary = primary;
         this.reconciler = reconciler;
+        this.finalizer = finalizer;
+        this.finalizerWrites = finalizer == null ? null : new ObjectWrites(apiClient, name, primary.type(), time);
         this.stores = stores;
         this.apiClient = apiClient;
         this.observer = observer;
@@ -64,7 +71,8 @@ final class Reconciliation<T extends KubernetesObject> {
 
     /** Totals since start. */
     ReconcilerSnapshot.Counts counts() {
-        return new ReconcilerSnapshot.Counts(reconciles.get(), errors.get(), requeues.get(), retries.get());
+        return new ReconcilerSnapshot.Counts(reconciles.get(), errors.get(), requeues.get(), retries.get(),
+                cleanups.get());
     }
 
     /** When the latest reconcile finished, or {@code null}. */
@@ -78,9 +86,11 @@ final class Reconciliation<T extends KubernetesObject> {
     }
 
     /**
-     * Reconciles {@code key}'s cached object, unless it is gone or waits for a change after a terminal error. A
-     * reconcile that throws once {@code interrupted} says its worker's term ended (leadership lost) was cut short, not
-     * failed: it leaves no failure, count or backoff, and the key is queued again for the next term.
+     * Reconciles {@code key}'s cached object, unless it is gone or waits for a change after a terminal error. With
+     * a finalizer, an object being deleted is cleaned up instead (and skipped when it does not carry the
+     * finalizer), and one without the finalizer gets it before it is reconciled. A reconcile (or cleanup) that
+     * throws once {@code interrupted} says its worker's term ended (leadership lost) was cut short, not failed: it
+     * leaves no failure, count or backoff, and the key is queued again for the next term.
      */
     void run(ObjectKey key, BooleanSupplier interrupted) {
         Optional<T> cached = primary.store().get(key);
@@ -89,21 +99,22 @@ final class Reconciliation<T extends KubernetesObject> {
             return;
         }
         T object = cached.get();
+        boolean cleanup = finalizer != null && Finalizer.isDeleting(object);
+        if (cleanup && !finalizer.isOn(object)) {
+            return; // being deleted without waiting for us: nothing to reconcile or clean up
+        }
         String version = object.getMetadata() == null ? null : object.getMetadata().getResourceVersion();
         if (ledger.waitsForChange(key, version)) {
             return; // a terminal error waits for the object to change
         }
         int attempt = ledger.nextAttempt(key);
-        ReconcileContext context = new DefaultReconcileContext(name, key, attempt, apiClient, primary.type(), object,
-                stores, time);
         long start = System.nanoTime();
         ReconcileOutcome outcome;
         try {
-            ReconcileResult result = observer.observe(name, key, () -> reconciler.reconcile(object, context));
-            outcome = succeeded(key, attempt, result == null ? ReconcileResult.done() : result, start);
+            outcome = cleanup ? cleanUp(key, attempt, object, start) : reconcile(key, attempt, object, start);
         } catch (Throwable thrown) {
             if (FatalErrors.isFatal(thrown)) {
-                finish(fatal(key, attempt, version, thrown, start));
+                finish(fatal(key, attempt, version, cleanup, thrown, start));
                 throw (VirtualMachineError) thrown;
             }
             if (interrupted.getAsBoolean()) {
@@ -112,54 +123,82 @@ final class Reconciliation<T extends KubernetesObject> {
                         + " leader: {}", name, key, String.valueOf(thrown));
                 return;
             }
-            outcome = failed(key, attempt, version, thrown, start);
+            outcome = failed(key, attempt, version, cleanup, thrown, start);
         }
         finish(outcome);
     }
 
-    private ReconcileOutcome succeeded(ObjectKey key, int attempt, ReconcileResult result, long start) {
+    private ReconcileOutcome reconcile(ObjectKey key, int attempt, T cached, long start) throws Exception {
+        T object = finalizer == null || finalizer.isOn(cached) ? cached
+                : finalizerWrites.addFinalizer(cached, finalizer.name());
+        ReconcileContext context = context(key, attempt, object);
+        ReconcileResult result = observer.observe(name, key, () -> reconciler.reconcile(object, context));
+        return succeeded(key, attempt, result == null ? ReconcileResult.done() : result, false, start);
+    }
+
+    /** Runs the cleanup, then removes the finalizer; a failure of either leaves the finalizer for a retry. */
+    private ReconcileOutcome cleanUp(ObjectKey key, int attempt, T object, long start) throws Exception {
+        ReconcileContext context = context(key, attempt, object);
+        observer.observe(name, key, () -> {
+            finalizer.cleanup().cleanup(object, context);
+            return null;
+        });
+        finalizerWrites.removeFinalizer(object, finalizer.name());
+        cleanups.incrementAndGet();
+        return succeeded(key, attempt, ReconcileResult.done(), true, start);
+    }
+
+    private ReconcileContext context(ObjectKey key, int attempt, T object) {
+        return new DefaultReconcileContext(name, key, attempt, apiClient, primary.type(), object, stores, time);
+    }
+
+    private ReconcileOutcome succeeded(ObjectKey key, int attempt, ReconcileResult result, boolean cleanup,
+            long start) {
         ledger.forget(key);
         if (result.isRequeue()) {
             requeues.incrementAndGet();
             queue.add(key, result.requeueAfter());
-            return outcome(key, attempt, ReconcileOutcome.Kind.REQUEUE, result.requeueAfter(), start, null);
+            return outcome(key, attempt, ReconcileOutcome.Kind.REQUEUE, result.requeueAfter(), cleanup, start, null);
         }
-        return outcome(key, attempt, ReconcileOutcome.Kind.DONE, null, start, null);
+        return outcome(key, attempt, ReconcileOutcome.Kind.DONE, null, cleanup, start, null);
     }
 
 
-    private ReconcileOutcome failed(ObjectKey key, int attempt, String version, Throwable thrown, long start) {
+    private ReconcileOutcome failed(ObjectKey key, int attempt, String version, boolean cleanup, Throwable thrown,
+            long start) {
         errors.incrementAndGet();
+        String what = cleanup ? "cleanup" : "reconcile";
         TerminalReconcileException terminal = terminalIn(thrown);
         if (terminal != null) {
             ledger.terminal(key, attempt, version, terminal);
-            log.warn("reconciler {}: reconcile of {} failed for good, retried when it changes: {}", name, key,
+            log.warn("reconciler {}: {} of {} failed for good, retried when it changes: {}", name, what, key,
                     terminal.getMessage());
-            return outcome(key, attempt, ReconcileOutcome.Kind.TERMINAL, null, start, terminal);
+            return outcome(key, attempt, ReconcileOutcome.Kind.TERMINAL, null, cleanup, start, terminal);
         }
         Duration delay = ledger.retry(key, attempt, version, thrown, time.clock().instant(), retryAfterIn(thrown));
         queue.add(key, delay);
-        log.warn("reconciler {}: reconcile of {} failed (attempt {}), retrying in {} ms", name, key, attempt,
+        log.warn("reconciler {}: {} of {} failed (attempt {}), retrying in {} ms", name, what, key, attempt,
                 delay.toMillis(), thrown);
-        return outcome(key, attempt, ReconcileOutcome.Kind.ERROR, delay, start, thrown);
+        return outcome(key, attempt, ReconcileOutcome.Kind.ERROR, delay, cleanup, start, thrown);
     }
 
     /**
      * A fatal error (docs/semantics.md §10): recorded as the key's failure, so the snapshot names it, but not retried;
      * the caller throws it on and the reconciler stops.
      */
-    private ReconcileOutcome fatal(ObjectKey key, int attempt, String version, Throwable thrown, long start) {
+    private ReconcileOutcome fatal(ObjectKey key, int attempt, String version, boolean cleanup, Throwable thrown,
+            long start) {
         errors.incrementAndGet();
         ledger.retry(key, attempt, version, thrown, time.clock().instant(), null);
-        log.error("reconciler {} stops: the reconcile of {} threw {}", name, key, thrown.getClass().getName(),
-                thrown);
-        return outcome(key, attempt, ReconcileOutcome.Kind.ERROR, null, start, thrown);
+        log.error("reconciler {} stops: the {} of {} threw {}", name, cleanup ? "cleanup" : "reconcile", key,
+                thrown.getClass().getName(), thrown);
+        return outcome(key, attempt, ReconcileOutcome.Kind.ERROR, null, cleanup, start, thrown);
     }
 
     private ReconcileOutcome outcome(ObjectKey key, int attempt, ReconcileOutcome.Kind kind, Duration next,
-            long start, Throwable error) {
+            boolean cleanup, long start, Throwable error) {
         return new ReconcileOutcome(name, key, attempt, kind, next, Duration.ofNanos(System.nanoTime() - start),
-                error);
+                error, cleanup);
     }
 
     private void finish(ReconcileOutcome outcome) {

@@ -38,6 +38,14 @@ public interface TriggerFilter<T extends KubernetesObject> {
         return labels.or(changed(V1ObjectMeta::getAnnotations));
     }
 
+    /**
+     * Reconciles when {@code metadata.deletionTimestamp} appeared: added to the filter of a reconciler with a
+     * {@link Finalizer}, so its cleanup runs even when a deletion changes nothing else the filter looks at.
+     */
+    static <T extends KubernetesObject> TriggerFilter<T> deletionStarted() {
+        return changed(V1ObjectMeta::getDeletionTimestamp);
+    }
+
     private static <T extends KubernetesObject> TriggerFilter<T> changed(Function<V1ObjectMeta, Object> field) {
         return (previous, current) -> previous == null || !Objects.equals(read(previous, field), read(current, field));
     }

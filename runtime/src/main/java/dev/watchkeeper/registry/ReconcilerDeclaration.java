@@ -1,5 +1,6 @@
 package dev.watchkeeper.registry;
 
+import dev.watchkeeper.reconcile.Finalizer;
 import dev.watchkeeper.reconcile.ReconcileFunction;
 import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.reconcile.TriggerFilter;
@@ -30,16 +31,21 @@ import java.util.Set;
  * @param debounce    the declared debounce, or {@code null} for the settings' default; settings may override it
  * @param namespaces  a set of namespaces to reconcile in: the primary and every secondary are watched in each, one
  *                    watcher per namespace ({@link WatcherDeclaration#inEach}); empty = as their scopes say
+ * @param finalizer   the finalizer and its cleanup, or {@code null}
  */
 public record ReconcilerDeclaration<T extends KubernetesObject>(String name, WatcherDeclaration<T> primary,
         List<SecondaryDeclaration<?>> secondaries, ReconcileFunction<T> reconciler, int concurrency,
-        Set<Trigger> triggers, TriggerFilter<T> filter, String source, Duration debounce, List<String> namespaces) {
+        Set<Trigger> triggers, TriggerFilter<T> filter, String source, Duration debounce, List<String> namespaces,
+        Finalizer<T> finalizer) {
 
-    /** A declaration without a debounce of its own, in the namespace its primary's scope names (or all). */
+    /**
+     * A declaration without a debounce or a finalizer of its own, in the namespace its primary's scope names (or
+     * all).
+     */
     public ReconcilerDeclaration(String name, WatcherDeclaration<T> primary, List<SecondaryDeclaration<?>> secondaries,
             ReconcileFunction<T> reconciler, int concurrency, Set<Trigger> triggers, TriggerFilter<T> filter,
             String source) {
-        this(name, primary, secondaries, reconciler, concurrency, triggers, filter, source, null, List.of());
+        this(name, primary, secondaries, reconciler, concurrency, triggers, filter, source, null, List.of(), null);
     }
 
     public ReconcilerDeclaration {

@@ -229,6 +229,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         ReconcileLoop.Builder<T> builder = ReconcileLoop.builder(name, primary, declaration.reconciler())
                 .settings(settings)
                 .filter(declaration.filter())
+                .finalizer(declaration.finalizer())
                 .timeSource(services.time())
                 .threadFactory(services.workerThreads())
                 .observer(services.observer())

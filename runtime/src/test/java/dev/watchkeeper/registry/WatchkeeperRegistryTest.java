@@ -191,7 +191,7 @@ class WatchkeeperRegistryTest {
         ReconcileLoop<V1ConfigMap> controller = registry.registerReconciler(new ReconcilerDeclaration<>("debounced",
                 WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
                 (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null, "test",
-                Duration.ofSeconds(2), List.of()));
+                Duration.ofSeconds(2), List.of(), null));
 
         assertThat(controller.settings().debounce()).isEqualTo(Duration.ofSeconds(2));
         assertThat(registry.registerReconciler(declaration("plain")).settings().debounce()).isZero();

@@ -88,7 +88,7 @@ abstract class SampleEndToEndScenario {
     }
 
     @Test
-    void reconcilesTheExampleFollowsSpecEditsAndTheGarbageCollectorRemovesOwnedConfigMaps() throws Exception {
+    void reconcilesTheExampleFollowsSpecEditsAndCleansUpOnDelete() throws Exception {
         kubectl("apply", "-f", Path.of("deploy", "examples", "greetings.yaml").toAbsolutePath().toString());
         CoreV1Api core = new CoreV1Api(apiClient());
         String uid = generators().get(NAMESPACE, "greetings").throwsApiException().getObject().getMetadata().getUid();
@@ -101,6 +101,8 @@ abstract class SampleEndToEndScenario {
             assertThat(owner.getController()).isTrue();
         }
         await().atMost(WAIT).until(() -> "True".equals(readyStatus()));
+        assertThat(generators().get(NAMESPACE, "greetings").throwsApiException().getObject().getMetadata()
+                .getFinalizers()).as("added before the first reconcile").contains(ConfigMapGeneratorReconciler.FINALIZER);
         // it reconciled as the leader, through the Lease of deploy/
         assertThat(kubectl("get", "lease", "watchkeeper-sample-leader", "-n", "watchkeeper-sample", "-o",
                 "jsonpath={.spec.holderIdentity}")).isNotBlank();
@@ -112,8 +114,14 @@ abstract class SampleEndToEndScenario {
                         && "2".equals(c.getMetadata().getAnnotations()
                                 .get(ConfigMapGeneratorReconciler.GENERATION_ANNOTATION))));
 
-        kubectl("delete", "configmapgenerator", "greetings", "-n", NAMESPACE);
-        // Deleted primaries are not reconciled: only the garbage collector removes the owned ConfigMaps.
+        kubectl("delete", "configmapgenerator", "greetings", "-n", NAMESPACE, "--wait=false");
+        await("the cleanup removes the finalizer, so the generator goes").atMost(WAIT)
+                .until(() -> generators().get(NAMESPACE, "greetings").getHttpStatusCode() == 404);
+        assertThat(core.listNamespacedEvent(NAMESPACE).execute().getItems()).as("the cleanup's Event")
+                .anySatisfy(event -> {
+                    assertThat(event.getReason()).isEqualTo("CleanedUp");
+                    assertThat(event.getInvolvedObject().getUid()).isEqualTo(uid);
+                });
         await(garbageCollector() + " removes the owned ConfigMaps").atMost(WAIT).until(() -> configMaps(core).isEmpty());
         assertThat(Files.readString(sampleLog)).doesNotContain("Forbidden");
     }

@@ -117,6 +117,9 @@ public class WatchkeeperMetrics implements SmartLifecycle {
                 .description("Keys waiting to be reconciled").tag("reconciler", name).register(meters);
         FunctionCounter.builder("watchkeeper.reconcile.retries", controller, c -> c.counts().retries())
                 .description("Reconciles that retried an error").tag("reconciler", name).register(meters);
+        FunctionCounter.builder("watchkeeper.reconcile.cleanups", controller, c -> c.counts().cleanups())
+                .description("Cleanups that succeeded and removed the reconciler's finalizer").tag("reconciler", name)
+                .register(meters);
         Gauge.builder("watchkeeper.reconcile.failing.keys", controller, ReconcileLoop::failingKeys)
                 .description("Keys whose latest reconcile failed").tag("reconciler", name).register(meters);
     }

@@ -114,7 +114,7 @@ class EndpointIntegrationTests {
         for (String name : new String[] {"watchkeeper.watcher.objects", "watchkeeper.watcher.synced",
                 "watchkeeper.watcher.backoff.delay", "watchkeeper.watcher.failures", "watchkeeper.watcher.relists",
                 "watchkeeper.reconcile.queue.depth", "watchkeeper.reconcile.retries",
-                "watchkeeper.reconcile.failing.keys"}) {
+                "watchkeeper.reconcile.cleanups", "watchkeeper.reconcile.failing.keys"}) {
             assertThat(http.get("/actuator/metrics/" + name).status()).as(name).isEqualTo(200);
         }
     }

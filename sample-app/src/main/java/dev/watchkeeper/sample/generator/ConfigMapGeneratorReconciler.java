@@ -1,13 +1,12 @@
 package dev.watchkeeper.sample.generator;
 
+import dev.watchkeeper.annotation.Cleanup;
 import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.reconcile.ReconcileContext;
-import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.store.Store;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1Condition;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -24,14 +23,13 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Makes the ConfigMaps of each {@link ConfigMapGenerator} match its spec: creates missing ones, updates changed
- * ones, deletes surplus ones it controls, and reports {@code status.observedGeneration} and a {@code Ready}
- * condition through the status subresource.
+ * Makes the ConfigMaps of each {@link ConfigMapGenerator} match its spec with server-side apply (owned by the
+ * generator, so the garbage collector deletes them with it), deletes surplus ones it controls, and reports
+ * {@code status.observedGeneration} and a {@code Ready} condition through the status subresource. Its finalizer
+ * keeps a deleted generator until {@link #cleanup} has recorded an Event about it.
  *
  * <p>It reconciles on spec changes only ({@link Trigger#GENERATION}), so its own status writes do not wake it,
- * and on any change of a ConfigMap it controls (a hand edit or delete is undone). Reads come from the caches;
- * every write carries the resourceVersion it was based on, so a stale cache ends in a 409 and a retry, never in
- * a lost update.
+ * and on any change of a ConfigMap it controls (a hand edit or delete is undone).
  */
 @Component
 public class ConfigMapGeneratorReconciler {
@@ -42,53 +40,49 @@ public class ConfigMapGeneratorReconciler {
     /** The name of the generator of a ConfigMap. */
     public static final String GENERATOR_LABEL = ConfigMapGenerator.GROUP + "/generator";
 
+    /** Held by every generator until {@link #cleanup} has run for it. */
+    public static final String FINALIZER = ConfigMapGenerator.GROUP + "/cleanup";
+
     private static final Logger log = LoggerFactory.getLogger(ConfigMapGeneratorReconciler.class);
 
     @Reconciler(name = "configmap-generator", namespace = "${sample.namespace:}", owns = V1ConfigMap.class,
-            triggerOn = Trigger.GENERATION)
-    public ReconcileResult reconcile(ConfigMapGenerator generator, ReconcileContext context) throws ApiException {
-        V1ObjectMeta meta = generator.getMetadata();
-        if (meta.getDeletionTimestamp() != null) {
-            return ReconcileResult.done(); // the garbage collector deletes what it owns
-        }
-        String namespace = meta.getNamespace();
+            triggerOn = Trigger.GENERATION, finalizer = FINALIZER)
+    public void reconcile(ConfigMapGenerator generator, ReconcileContext context)
+            throws ApiException, InterruptedException {
+        String namespace = generator.getMetadata().getNamespace();
         Store<V1ConfigMap> cache = context.store(V1ConfigMap.class);
-        CoreV1Api core = new CoreV1Api(context.apiClient());
         Map<String, V1ConfigMap> desired = desired(generator);
         List<String> conflicts = new ArrayList<>();
         List<String> changes = new ArrayList<>();
-
         for (V1ConfigMap wanted : desired.values()) {
             String name = wanted.getMetadata().getName();
             V1ConfigMap current = cache.get(namespace, name).orElse(null);
-            if (current == null) {
-                current = create(core, wanted);
-                if (current == null) {
-                    changes.add("created " + name);
-                    continue;
-                }
-            }
-            if (!controlledBy(current, generator)) {
+            if (current != null && !controlledBy(current, generator)) {
                 conflicts.add(name);
-            } else if (!upToDate(current, wanted)) {
-                wanted.getMetadata().resourceVersion(current.getMetadata().getResourceVersion());
-                core.replaceNamespacedConfigMap(name, namespace, wanted).execute();
-                changes.add("updated " + name);
+            } else if (current == null || !upToDate(current, wanted)) {
+                context.applyOwned(wanted);
+                changes.add("applied " + name);
             }
         }
         for (V1ConfigMap owned : cache.listInNamespace(namespace)) {
             String name = owned.getMetadata().getName();
             if (controlledBy(owned, generator) && !desired.containsKey(name)) {
-                delete(core, namespace, name);
+                delete(new CoreV1Api(context.apiClient()), namespace, name);
                 changes.add("deleted " + name);
             }
         }
         if (!changes.isEmpty()) {
-            log.info("generator {}/{} (generation {}): {}", namespace, meta.getName(), meta.getGeneration(),
-                    String.join(", ", changes));
+            log.info("generator {}/{} (generation {}): {}", namespace, generator.getMetadata().getName(),
+                    generator.getMetadata().getGeneration(), String.join(", ", changes));
         }
-        writeStatus(context, generator, conflicts);
-        return ReconcileResult.done();
+        context.updateStatus(generator, g -> g.setStatus(status(g, conflicts)));
+    }
+
+    /** Runs once a generator is being deleted; the garbage collector deletes its ConfigMaps after it. */
+    @Cleanup
+    public void cleanup(ConfigMapGenerator generator, ReconcileContext context) {
+        log.info("generator {} deleted; the garbage collector removes its ConfigMaps", context.key());
+        context.publishEvent("Normal", "CleanedUp", "deleted; the garbage collector removes its ConfigMaps");
     }
 
     /** The ConfigMaps the generator asks for, by name. */
@@ -105,31 +99,10 @@ public class ConfigMapGeneratorReconciler {
                             .namespace(meta.getNamespace())
                             .name(name)
                             .putLabelsItem(GENERATOR_LABEL, meta.getName())
-                            .putAnnotationsItem(GENERATION_ANNOTATION, String.valueOf(meta.getGeneration()))
-                            .addOwnerReferencesItem(new V1OwnerReference()
-                                    .apiVersion(ConfigMapGenerator.API_VERSION)
-                                    .kind(ConfigMapGenerator.KIND)
-                                    .name(meta.getName())
-                                    .uid(meta.getUid())
-                                    .controller(true)
-                                    .blockOwnerDeletion(true)))
+                            .putAnnotationsItem(GENERATION_ANNOTATION, String.valueOf(meta.getGeneration())))
                     .data(new LinkedHashMap<>(spec.getContent())));
         }
         return desired;
-    }
-
-    /** Creates {@code wanted}; returns {@code null}, or the existing object when the cache had not seen it yet. */
-    private static V1ConfigMap create(CoreV1Api core, V1ConfigMap wanted) throws ApiException {
-        String namespace = wanted.getMetadata().getNamespace();
-        try {
-            core.createNamespacedConfigMap(namespace, wanted).execute();
-            return null;
-        } catch (ApiException e) {
-            if (e.getCode() != 409) {
-                throw e;
-            }
-            return core.readNamespacedConfigMap(wanted.getMetadata().getName(), namespace).execute();
-        }
     }
 
     private static void delete(CoreV1Api core, String namespace, String name) throws ApiException {
@@ -156,38 +129,19 @@ public class ConfigMapGeneratorReconciler {
                 wanted.getMetadata().getAnnotations().get(GENERATION_ANNOTATION));
     }
 
-    /** Writes observedGeneration and the Ready condition when they changed; a stale resourceVersion retries. */
-    private static void writeStatus(ReconcileContext context, ConfigMapGenerator generator, List<String> conflicts)
-            throws ApiException {
-        V1ObjectMeta meta = generator.getMetadata();
+    /** observedGeneration and the Ready condition; its transition time moves only when its status does. */
+    private static ConfigMapGenerator.Status status(ConfigMapGenerator generator, List<String> conflicts) {
         boolean ready = conflicts.isEmpty();
-        String reason = ready ? "Reconciled" : "NameConflict";
-        String message = ready
-                ? generator.getSpec().getReplicas() + " ConfigMaps up to date"
-                : "ConfigMaps " + String.join(", ", conflicts) + " exist and belong to someone else";
-        ConfigMapGenerator.Status status = generator.getStatus();
-        V1Condition previous = status == null ? null : status.getConditions().stream()
+        String value = ready ? "True" : "False";
+        V1Condition previous = generator.getStatus() == null ? null : generator.getStatus().getConditions().stream()
                 .filter(c -> "Ready".equals(c.getType())).findFirst().orElse(null);
-        String statusValue = ready ? "True" : "False";
-        if (status != null && Objects.equals(status.getObservedGeneration(), meta.getGeneration()) && previous != null
-                && statusValue.equals(previous.getStatus()) && reason.equals(previous.getReason())
-                && message.equals(previous.getMessage())) {
-            return;
-        }
-        OffsetDateTime transition = previous != null && statusValue.equals(previous.getStatus())
-                ? previous.getLastTransitionTime()
-                : OffsetDateTime.now(ZoneOffset.UTC).withNano(0);
-        V1Condition condition = new V1Condition().type("Ready").status(statusValue).reason(reason).message(message)
-                .observedGeneration(meta.getGeneration()).lastTransitionTime(transition);
-
-        ConfigMapGenerator update = new ConfigMapGenerator();
-        update.setMetadata(new V1ObjectMeta().namespace(meta.getNamespace()).name(meta.getName())
-                .resourceVersion(meta.getResourceVersion()));
-        update.setSpec(generator.getSpec());
-        update.setStatus(new ConfigMapGenerator.Status().observedGeneration(meta.getGeneration())
-                .conditions(List.of(condition)));
-        new CustomObjectsApi(context.apiClient()).replaceNamespacedCustomObjectStatus(ConfigMapGenerator.GROUP,
-                ConfigMapGenerator.VERSION, meta.getNamespace(), ConfigMapGenerator.PLURAL, meta.getName(), update)
-                .execute();
+        OffsetDateTime transition = previous != null && value.equals(previous.getStatus())
+                ? previous.getLastTransitionTime() : OffsetDateTime.now(ZoneOffset.UTC).withNano(0);
+        Long generation = generator.getMetadata().getGeneration();
+        return new ConfigMapGenerator.Status().observedGeneration(generation).conditions(List.of(new V1Condition()
+                .type("Ready").status(value).observedGeneration(generation).lastTransitionTime(transition)
+                .reason(ready ? "Reconciled" : "NameConflict")
+                .message(ready ? generator.getSpec().getReplicas() + " ConfigMaps up to date"
+                        : "ConfigMaps " + String.join(", ", conflicts) + " exist and belong to someone else")));
     }
 }

@@ -45,7 +45,7 @@ class DebounceOnInMemoryServerTest extends InMemoryServerTest {
                         reconciled.add(new Reconciled(configMap.getMetadata().getResourceVersion(),
                                 System.nanoTime()));
                         return ReconcileResult.done();
-                    }, 1, Set.of(Trigger.ALL), null, "test", WINDOW, List.of()));
+                    }, 1, Set.of(Trigger.ALL), null, "test", WINDOW, List.of(), null));
             registry.start();
             await().atMost(Duration.ofSeconds(10)).until(() -> reconciled.size() == 1);
 

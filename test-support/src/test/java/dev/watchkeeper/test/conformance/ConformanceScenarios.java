@@ -9,13 +9,15 @@ import dev.watchkeeper.backoff.BackOffSettings;
 import java.util.concurrent.atomic.AtomicInteger;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.reconcile.ReconcileContext;
+import dev.watchkeeper.reconcile.Finalizer;
 import dev.watchkeeper.reconcile.ReconcileLoop;
+import dev.watchkeeper.reconcile.ReconcileOutcome;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.registry.ReconcilerDeclaration;
 import dev.watchkeeper.registry.RegistryServices;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatcherDeclaration;
+import dev.watchkeeper.registry.WatchkeeperRegistry;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import java.util.Set;
 import dev.watchkeeper.reconcile.DefaultReconcileContext;
@@ -47,6 +49,7 @@ import io.kubernetes.client.util.PatchUtils;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -453,7 +456,7 @@ abstract class ConformanceScenarios {
                     "namespace-set", WatcherDeclaration.of(V1ConfigMap.class), List.of(), (configMap, context) -> {
                         reconciled.add(ObjectKey.of(configMap).toString());
                         return ReconcileResult.done();
-                    }, 1, Set.of(Trigger.ALL), null, "test", null, set));
+                    }, 1, Set.of(Trigger.ALL), null, "test", null, set, null));
             registry.start();
             for (String name : namespaces) {
                 core.createNamespacedConfigMap(name, new V1ConfigMap().metadata(new V1ObjectMeta().name("settings")))
@@ -477,6 +480,85 @@ abstract class ConformanceScenarios {
                 core.deleteNamespace(name).execute();
             }
         }
+    }
+
+    @Test
+    void aFinalizerIsAddedBeforeTheFirstReconcileAndRemovedOnceItsCleanupSucceeds() throws Exception {
+        CustomResources gadgets = new CustomResources(server().apiClient(), "gadgets", "Gadget");
+        gadgets.define();
+        ReconcileLoop<DynamicKubernetesObject> loop = null;
+        try {
+            String finalizer = "conformance.watchkeeper.dev/cleanup";
+            Watcher<DynamicKubernetesObject> watcher = start(gadgets.type(), new RequestLog(), new EventRecorder<>(),
+                    WatchScope.namespace(namespace()), listWatch());
+            RequestLog writes = new RequestLog();
+            List<String> reconciled = new CopyOnWriteArrayList<>();
+            List<ReconcileOutcome> cleanups = new CopyOnWriteArrayList<>();
+            AtomicInteger cleanupCalls = new AtomicInteger();
+            loop = ReconcileLoop.<DynamicKubernetesObject>builder("gadgets", watcher, (gadget, context) -> {
+                        reconciled.add(String.valueOf(gadget.getMetadata().getFinalizers()));
+                        return ReconcileResult.done();
+                    })
+                    .finalizer(new Finalizer<>(finalizer, (gadget, context) -> {
+                        if (cleanupCalls.incrementAndGet() == 1) {
+                            throw new IllegalStateException("the first cleanup fails");
+                        }
+                    }))
+                    .apiClient(writes.attachTo(server().apiClient()))
+                    .listener(outcome -> {
+                        if (outcome.cleanup()) {
+                            cleanups.add(outcome);
+                        }
+                    })
+                    .build();
+            loop.start();
+            DynamicKubernetesApi api = gadgets.api();
+            api.create(gadgets.object(namespace(), "g1", Map.of("size", 1))).throwsApiException();
+
+            await().atMost(WAIT).until(() -> !reconciled.isEmpty());
+            assertThat(reconciled.get(0)).as("the first reconcile sees the finalizer").isEqualTo("[" + finalizer + "]");
+            assertThat(api.get(namespace(), "g1").throwsApiException().getObject().getMetadata().getFinalizers())
+                    .containsExactly(finalizer);
+
+            api.delete(namespace(), "g1").throwsApiException();
+            await().atMost(WAIT).until(() -> api.get(namespace(), "g1").getHttpStatusCode() == 404);
+
+            assertThat(cleanups).extracting(o -> o.attempt() + " " + o.kind())
+                    .as("a failed cleanup is retried with the object's backoff").containsExactly("1 ERROR", "2 DONE");
+            assertThat(writes.withMethod("PATCH")).as("the finalizer added once and removed once").hasSize(2)
+                    .allSatisfy(patch -> assertThat(patch.body().contentType().toString())
+                            .startsWith("application/json-patch+json"));
+            assertThat(bodyOf(writes.withMethod("PATCH").get(0))).contains("\"op\":\"test\"",
+                    "\"path\":\"/metadata/resourceVersion\"", "\"op\":\"add\"");
+            assertThat(bodyOf(writes.withMethod("PATCH").get(1))).contains("\"op\":\"test\"",
+                    "\"path\":\"/metadata/finalizers/0\"", "\"op\":\"remove\"");
+            assertThat(loop.counts().cleanups()).isEqualTo(1);
+        } finally {
+            if (loop != null) {
+                loop.close(Duration.ofSeconds(5));
+            }
+            gadgets.undefine();
+        }
+    }
+
+    @Test
+    void aFinalizerPatchTestingAStaleResourceVersionIsRefusedWith422() throws Exception {
+        CoreV1Api core = new CoreV1Api(server().apiClient());
+        V1ConfigMap created = core.createNamespacedConfigMap(namespace(), new V1ConfigMap()
+                .metadata(new V1ObjectMeta().namespace(namespace()).name("stale-finalizer"))).execute();
+        V1ConfigMap changed = core.replaceNamespacedConfigMap("stale-finalizer", namespace(),
+                created.data(Map.of("changed", "yes"))).execute();
+        String patch = "[{\"op\":\"test\",\"path\":\"/metadata/resourceVersion\",\"value\":\""
+                + created.getMetadata().getResourceVersion() + "\"},"
+                + "{\"op\":\"add\",\"path\":\"/metadata/finalizers\",\"value\":[\"conformance.watchkeeper.dev/x\"]}]";
+        assertThat(changed.getMetadata().getResourceVersion()).isNotEqualTo(created.getMetadata().getResourceVersion());
+
+        assertThatThrownBy(() -> PatchUtils.patch(V1ConfigMap.class, () -> core.patchNamespacedConfigMap(
+                        "stale-finalizer", namespace(), new V1Patch(patch)).buildCall(null),
+                V1Patch.PATCH_FORMAT_JSON_PATCH, server().apiClient()))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(422));
+        assertThat(core.readNamespacedConfigMap("stale-finalizer", namespace()).execute().getMetadata()
+                .getFinalizers()).isNullOrEmpty();
     }
 
     // ---------------------------------------------------------------- 9. the client's informer and kubectl
@@ -634,6 +716,12 @@ abstract class ConformanceScenarios {
         return PatchUtils.patch(V1ConfigMap.class, () -> core.patchNamespacedConfigMap(name, namespace(),
                         new V1Patch(body)).fieldManager(manager).force(force).buildCall(null),
                 V1Patch.PATCH_FORMAT_APPLY_YAML, client);
+    }
+
+    private static String bodyOf(okhttp3.Request request) throws IOException {
+        okio.Buffer buffer = new okio.Buffer();
+        request.body().writeTo(buffer);
+        return buffer.readUtf8();
     }
 
     private static List<String> namesAndVersions(List<? extends KubernetesObject> objects) {
