@@ -67,6 +67,13 @@ class OverrideNamesCheck implements SmartLifecycle {
                         + " set it under " + PropertyLayers.entry("watchkeeper.watchers", group) + " instead");
             }
             check("watchkeeper.watchers", name, "watcher", watchers, known -> !registry.watchersNamed(known).isEmpty());
+            WatchkeeperProperties.WatchOverrides watch = properties.watchers().get(name).watch();
+            if (watch != null && watch.metadataOnly() != null) {
+                String property = PropertyLayers.entry("watchkeeper.watchers", name) + ".watch.metadata-only";
+                throw WatchkeeperPropertyException.invalid(property, watch.metadataOnly(), "'" + name + "' is"
+                        + " declared in code, whose type says what it caches; declare it with"
+                        + " ResourceType.metadataOnly() (or a PartialObjectMetadata class) instead");
+            }
         }
         Set<String> reconcilers = new TreeSet<>();
         registry.reconcilers().stream().map(ReconcileLoop::name).forEach(reconcilers::add);

@@ -46,7 +46,9 @@ record PropertyWatcher(String name, ResourceType<?> type, List<WatcherDeclaratio
 
     static PropertyWatcher of(String name, WatcherProperties properties) {
         String prefix = "watchkeeper.watchers." + name;
-        ResourceType<?> type = type(prefix, properties);
+        ResourceType<?> declared = type(prefix, properties);
+        ResourceType<?> type = properties.watch() != null && properties.watch().isMetadataOnly()
+                ? declared.metadataOnly() : declared;
         if (properties.namespace() != null && !properties.namespaces().isEmpty()) {
             throw WatchkeeperPropertyException.invalid(prefix + ".namespaces", properties.namespaces(),
                     "set either " + prefix + ".namespace or " + prefix + ".namespaces, not both");

@@ -268,11 +268,18 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param stripManagedFields Drop managedFields before caching
      * @param autoFallbackAfter  With {@code auto}: how long a streaming list may take to end its initial events
      * @param maxEventSize       Longest watch event read
+     * @param metadataOnly       For a watcher declared here: ask the API server for the objects' metadata only
+     *                           ({@code PartialObjectMetadata}) and cache that, not their contents
      */
     public record WatchOverrides(Integer pageSize, Duration timeout, InitialListStrategy initialList,
-            Boolean stripManagedFields, Duration autoFallbackAfter, DataSize maxEventSize) {
+            Boolean stripManagedFields, Duration autoFallbackAfter, DataSize maxEventSize, Boolean metadataOnly) {
 
         /** No overrides. */
-        static final WatchOverrides NONE = new WatchOverrides(null, null, null, null, null, null);
+        static final WatchOverrides NONE = new WatchOverrides(null, null, null, null, null, null, null);
+
+        /** Whether {@code metadata-only} is set to true. */
+        boolean isMetadataOnly() {
+            return Boolean.TRUE.equals(metadataOnly);
+        }
     }
 }

@@ -15,6 +15,7 @@ import java.util.Objects;
  * ResourceType<Generator> generators = ResourceType.custom(Generator.class, "samples.watchkeeper.dev", "v1",
  *         "configmapgenerators", true);
  * ResourceType<DynamicKubernetesObject> any = ResourceType.dynamic("example.com", "v1", "widgets", true);
+ * ResourceType<PartialObjectMetadata> secretNames = ResourceType.of(V1Secret.class).metadataOnly();
  * }</pre>
  *
  * @param javaType   the class objects are decoded into
@@ -59,6 +60,20 @@ public record ResourceType<T extends KubernetesObject>(Class<T> javaType, String
     public static ResourceType<DynamicKubernetesObject> dynamic(String group, String version, String plural,
             boolean namespaced) {
         return new ResourceType<>(DynamicKubernetesObject.class, group, version, null, plural, namespaced);
+    }
+
+    /**
+     * This resource, metadata only: watchers of it ask the API server for {@link PartialObjectMetadata} (content
+     * types {@code as=PartialObjectMetadataList} and {@code as=PartialObjectMetadata}) and cache that, not the
+     * objects' contents. A type of its own, so such a watcher never shares a full one's cache.
+     */
+    public ResourceType<PartialObjectMetadata> metadataOnly() {
+        return new ResourceType<>(PartialObjectMetadata.class, group, version, kind, plural, namespaced);
+    }
+
+    /** Whether watchers of this type ask for and cache metadata only ({@link PartialObjectMetadata} or a subclass). */
+    public boolean isMetadataOnly() {
+        return PartialObjectMetadata.class.isAssignableFrom(javaType);
     }
 
     /** This type with its plural and scope declared, so no discovery is needed. */

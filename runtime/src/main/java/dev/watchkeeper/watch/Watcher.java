@@ -126,7 +126,8 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         String selectors = (scope.labelSelector() == null ? "" : scope.labelSelector()) + "|"
                 + (scope.fieldSelector() == null ? "" : scope.fieldSelector());
         String hash = "|".equals(selectors) ? "" : "-" + Integer.toHexString(selectors.hashCode() & 0xfffff);
-        return type.qualifiedName() + "@" + (scope.namespace() == null ? "all" : scope.namespace()) + hash;
+        return type.qualifiedName() + (type.isMetadataOnly() ? "-metadata" : "") + "@"
+                + (scope.namespace() == null ? "all" : scope.namespace()) + hash;
     }
 
     /** Adds a listener; events reach listeners after the store, on the watcher's thread. */

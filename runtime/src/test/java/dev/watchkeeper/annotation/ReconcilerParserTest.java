@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.registry.WatcherDeclaration;
+import dev.watchkeeper.resource.PartialObjectMetadata;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Secret;
 import java.time.Duration;
@@ -144,9 +145,30 @@ class ReconcilerParserTest {
                         + " lists 'team-a' twice");
     }
 
+    @Test
+    void aPartialObjectMetadataClassIsAMetadataOnlyWatcherOfItsResource() {
+        ParsedReconciler reconciler = parse(OwnsSecretNames.class, "names", RESOLVER).get(0);
+
+        WatcherDeclaration<?> owned = reconciler.owned().get(0);
+        assertThat(owned.type().isMetadataOnly()).isTrue();
+        assertThat(owned.type().apiVersion() + "/" + owned.type().plural()).isEqualTo("v1/secrets");
+        assertThat(owned.effectiveName()).isEqualTo("secrets-metadata@all");
+        assertThat(reconciler.primary().type().isMetadataOnly()).isFalse();
+    }
+
     /** The hash {@code Watcher.defaultName} appends for a label selector alone. */
     private static String selectorHash(String labelSelector) {
         return Integer.toHexString((labelSelector + "|").hashCode() & 0xfffff);
+    }
+
+    @KubernetesResource(group = "", version = "v1", plural = "secrets")
+    static class SecretNames extends PartialObjectMetadata {
+    }
+
+    static class OwnsSecretNames {
+        @Reconciler(owns = SecretNames.class)
+        void reconcile(V1ConfigMap configMap) {
+        }
     }
 
     static class InTeams {

@@ -49,6 +49,10 @@ import okhttp3.ResponseBody;
 public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<T> {
 
     private static final String[] AUTH = {"BearerToken"};
+    private static final String JSON = "application/json";
+    /** What a metadata-only watcher accepts for a list and for a watch: the server then sends metadata only. */
+    private static final String METADATA_LIST = "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1";
+    private static final String METADATA = "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1";
 
     private final ApiClient client;
     private final ResourceType<T> type;
@@ -74,7 +78,8 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
                 .build();
         this.gson = client.getJSON().getGson();
         this.decoder = new ObjectDecoder<>(gson, type.javaType());
-        this.custom = BuiltInResources.groupVersionKind(type.javaType()).isEmpty();
+        this.custom = type.isMetadataOnly() ? !BuiltInResources.isBuiltInGroup(type.group())
+                : BuiltInResources.groupVersionKind(type.javaType()).isEmpty();
     }
 
     @Override
@@ -85,7 +90,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         String path = type.group().isEmpty() ? "/api/" + type.version() : "/apis/" + type.group() + "/" + type.version();
         String display = type.apiVersion();
         // Named by its CRD (plural guessed from the kind if need be): a missing CRD is the usual 404 here.
-        String body = execute(listClient, get(path, List.of()), "discover", type.qualifiedName(), display);
+        String body = execute(listClient, get(path, List.of(), JSON), "discover", type.qualifiedName(), display);
         try {
             JsonElement list = JsonParser.parseString(body);
             for (JsonElement resource : list.getAsJsonObject().getAsJsonArray("resources")) {
@@ -115,7 +120,8 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         addIfPresent(query, "continue", continueToken);
         addSelectors(query);
         String display = resource.toString();
-        String body = execute(listClient, get(resource.collectionPath(scope.namespace()), query), "list",
+        String body = execute(listClient, get(resource.collectionPath(scope.namespace()), query,
+                type.isMetadataOnly() ? METADATA_LIST : JSON), "list",
                 resource.qualifiedName(), display);
         return parseList(body, display);
     }
@@ -133,7 +139,8 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         }
         addSelectors(query);
         String display = resource.toString();
-        Call call = watchClient.newCall(get(resource.collectionPath(scope.namespace()), query));
+        Call call = watchClient.newCall(get(resource.collectionPath(scope.namespace()), query,
+                type.isMetadataOnly() ? METADATA : JSON));
         inFlight = call;
         Response response;
         try {
@@ -295,9 +302,9 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         }
     }
 
-    private Request get(String path, List<Pair> query) throws ApiFailure {
+    private Request get(String path, List<Pair> query, String accept) throws ApiFailure {
         Map<String, String> headers = new HashMap<>();
-        headers.put("Accept", "application/json");
+        headers.put("Accept", accept);
         try {
             return client.buildRequest(client.getBasePath(), path, "GET", query, List.of(), null, headers,
                     new HashMap<>(), new HashMap<>(), AUTH, null);

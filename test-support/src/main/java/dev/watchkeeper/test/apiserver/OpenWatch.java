@@ -43,9 +43,10 @@ final class OpenWatch implements ObjectStore.WatchSink {
      * @param bookmarks             whether BOOKMARK events may be sent
      * @param timeout               when to end the stream normally, {@code null} for never
      * @param bookmarkInterval      how often to send a bookmark while idle
+     * @param metadataOnly          show every object, bookmarks included, as {@code PartialObjectMetadata}
      */
     record Options(Long since, boolean sendInitialEvents, boolean bookmarks, Duration timeout,
-                   Duration bookmarkInterval) {
+                   Duration bookmarkInterval, boolean metadataOnly) {
     }
 
     OpenWatch(ObjectStore store, ApiResource resource, WatchFilter filter, Options options) {
@@ -191,11 +192,11 @@ final class OpenWatch implements ObjectStore.WatchSink {
         JsonObject metadata = new JsonObject();
         metadata.addProperty("resourceVersion", Long.toString(version));
         object.add("metadata", metadata);
-        return object;
+        return options.metadataOnly() ? MetadataFormat.of(object) : object;
     }
 
     private JsonObject present(JsonObject object) {
-        return Presenter.atVersion(resource, object);
+        return options.metadataOnly() ? MetadataFormat.of(object) : Presenter.atVersion(resource, object);
     }
 
     private static void write(OutputStream out, String type, JsonObject object) throws IOException {

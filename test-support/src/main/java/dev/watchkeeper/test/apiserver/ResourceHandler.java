@@ -66,7 +66,8 @@ final class ResourceHandler {
                 JsonObject object = operations.get(resource, path.namespace(), path.name())
                         .orElseThrow(() -> Statuses.notFound(resource.plural(), path.name()));
                 call.respond(200, TableFormat.requested(call)
-                        ? TableFormat.of(List.of(object), new JsonObject(), Instant.now()) : present(resource, object));
+                        ? TableFormat.of(List.of(object), new JsonObject(), Instant.now())
+                        : MetadataFormat.requested(call) ? MetadataFormat.of(object) : present(resource, object));
             }
             case "update" -> {
                 FieldValidation validation = FieldValidation.of(call, "UpdateOptions");
@@ -141,6 +142,10 @@ final class ResourceHandler {
             call.respond(200, TableFormat.of(page.items(), metadata, Instant.now()));
             return;
         }
+        if (MetadataFormat.requested(call)) {
+            call.respond(200, MetadataFormat.list(page.items(), metadata));
+            return;
+        }
         call.respond(200, encodedListBody(resource, metadata, page));
     }
 
@@ -161,7 +166,8 @@ final class ResourceHandler {
         Long since = initialEvents || version == null || version.equals("0") ? null : call.longParam("resourceVersion");
         long timeoutSeconds = call.longParam("timeoutSeconds");
         OpenWatch.Options options = new OpenWatch.Options(since, initialEvents, bookmarks,
-                timeoutSeconds > 0 ? Duration.ofSeconds(timeoutSeconds) : null, bookmarkInterval);
+                timeoutSeconds > 0 ? Duration.ofSeconds(timeoutSeconds) : null, bookmarkInterval,
+                MetadataFormat.requested(call));
         new OpenWatch(operations.store(), resource, filter(call, path), options).run(call);
     }
 

@@ -22,6 +22,7 @@ import io.kubernetes.client.openapi.models.V1Namespace;
 import java.util.Set;
 import dev.watchkeeper.reconcile.DefaultReconcileContext;
 import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.resource.PartialObjectMetadata;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.test.EventRecorder;
 import dev.watchkeeper.watch.InitialListStrategy;
@@ -559,6 +560,56 @@ abstract class ConformanceScenarios {
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(422));
         assertThat(core.readNamespacedConfigMap("stale-finalizer", namespace()).execute().getMetadata()
                 .getFinalizers()).isNullOrEmpty();
+    }
+
+    @Test
+    void aMetadataOnlyWatcherGetsAndCachesPartialObjectMetadataFromListAndWatch() throws Exception {
+        CoreV1Api core = new CoreV1Api(server().apiClient());
+        core.createNamespacedConfigMap(namespace(), configMap("meta-a", "metadata-only")).execute();
+        RequestLog log = new RequestLog();
+        EventRecorder<PartialObjectMetadata> recorder = new EventRecorder<>();
+        Watcher<PartialObjectMetadata> watcher = start(ResourceType.of(V1ConfigMap.class).metadataOnly(), log,
+                recorder, scope().withLabelSelector("scenario=metadata-only"), listWatch());
+        recorder.awaitEvent("InitDone", WAIT);
+        core.createNamespacedConfigMap(namespace(), configMap("meta-b", "metadata-only")).execute();
+        recorder.awaitEvent("Apply(meta-b)", WAIT);
+
+        assertThat(watcher.name()).isEqualTo("configmaps-metadata@" + namespace() + "-"
+                + Integer.toHexString(("scenario=metadata-only|").hashCode() & 0xfffff));
+        assertThat(watcher.store().list()).extracting(object -> object.getMetadata().getName())
+                .containsExactly("meta-a", "meta-b");
+        assertThat(watcher.store().list()).allSatisfy(object -> { // meta-a from the list, meta-b from the watch
+            assertThat(object.getKind()).isEqualTo("PartialObjectMetadata");
+            assertThat(object.getApiVersion()).isEqualTo("meta.k8s.io/v1");
+            assertThat(object.getMetadata().getLabels()).containsEntry("scenario", "metadata-only");
+            assertThat(object.getMetadata().getUid()).isNotBlank();
+        });
+        List<okhttp3.Request> gets = log.withMethod("GET").stream()
+                .filter(request -> request.url().encodedPath().endsWith("/configmaps")).toList();
+        assertThat(gets.get(0).url().queryParameter("watch")).isNull();
+        assertThat(gets.get(0).header("Accept"))
+                .isEqualTo("application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1");
+        assertThat(gets.get(1).url().queryParameter("watch")).isEqualTo("true");
+        assertThat(gets.get(1).header("Accept"))
+                .isEqualTo("application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1");
+
+        okhttp3.Request list = server().apiClient().buildRequest(server().apiClient().getBasePath(),
+                "/api/v1/namespaces/" + namespace() + "/configmaps",
+                "GET", List.of(new io.kubernetes.client.openapi.Pair("labelSelector", "scenario=metadata-only")),
+                List.of(), null, new java.util.HashMap<>(Map.of("Accept",
+                        "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1")),
+                new java.util.HashMap<>(), new java.util.HashMap<>(), new String[] {"BearerToken"}, null);
+        try (okhttp3.Response response = server().apiClient().getHttpClient().newCall(list).execute()) {
+            JsonObject body = com.google.gson.JsonParser.parseString(response.body().string()).getAsJsonObject();
+            assertThat(body.get("kind").getAsString()).isEqualTo("PartialObjectMetadataList");
+            assertThat(body.get("apiVersion").getAsString()).isEqualTo("meta.k8s.io/v1");
+            assertThat(body.getAsJsonObject("metadata").get("resourceVersion").getAsString()).isNotBlank();
+            assertThat(body.getAsJsonArray("items")).hasSize(2).allSatisfy(item -> {
+                assertThat(item.getAsJsonObject().keySet()).containsExactlyInAnyOrder("kind", "apiVersion",
+                        "metadata");
+                assertThat(item.getAsJsonObject().get("kind").getAsString()).isEqualTo("PartialObjectMetadata");
+            });
+        }
     }
 
     // ---------------------------------------------------------------- 9. the client's informer and kubectl
