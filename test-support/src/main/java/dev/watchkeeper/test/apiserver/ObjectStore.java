@@ -5,12 +5,15 @@ import com.google.gson.JsonObject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.BinaryOperator;
 import java.util.function.Consumer;
@@ -65,12 +68,31 @@ final class ObjectStore {
 
     /**
      * One page of a list: up to {@code limit} ({@code 0}: all) objects that {@code filter} selects, in namespace
-     * and name order, after {@code after} ({@code null}: from the first).
+     * and name order, after {@code after} ({@code null}: from the first), as they were at {@code asOf} (at most
+     * now). A paged list is one snapshot, as the real server reads every page of it from one etcd revision: the
+     * changes made since {@code asOf} are undone from the history.
+     *
+     * @throws StatusException 410 Expired when the history no longer reaches back to {@code asOf}
      */
-    StoredPage page(ApiResource resource, WatchFilter filter, StoredKey after, long limit) {
+    StoredPage page(ApiResource resource, WatchFilter filter, StoredKey after, long limit, long asOf) {
         synchronized (lock) {
-            return table(resource).page(filter, after, limit, resourceVersion);
+            if (asOf >= resourceVersion) {
+                return table(resource).page(filter, after, limit, resourceVersion, Collections.emptyNavigableMap());
+            }
+            return table(resource).page(filter, after, limit, asOf, statesAt(resource, asOf));
         }
+    }
+
+    /** Each object changed since {@code resourceVersion} as it was then; a {@code null} value: it did not exist. */
+    private NavigableMap<StoredKey, JsonObject> statesAt(ApiResource resource, long resourceVersion) {
+        NavigableMap<StoredKey, JsonObject> states = new TreeMap<>();
+        for (StoredEvent event : log.since(resourceVersion, resource.groupResource())) {
+            StoredKey key = StoredKey.of(event.object());
+            if (!states.containsKey(key)) {
+                states.put(key, event.previous());
+            }
+        }
+        return states;
     }
 
     /**
@@ -189,7 +211,7 @@ final class ObjectStore {
         table.remove(key);
         JsonObject deleted = current.deepCopy();
         Json.ensureObject(deleted, "metadata").addProperty("resourceVersion", Long.toString(++resourceVersion));
-        publish(new StoredEvent(resourceVersion, "DELETED", resource.groupResource(), deleted, null));
+        publish(new StoredEvent(resourceVersion, "DELETED", resource.groupResource(), deleted, current));
         return deleted;
     }
 

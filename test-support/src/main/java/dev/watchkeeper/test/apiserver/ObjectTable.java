@@ -7,8 +7,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
@@ -56,27 +58,69 @@ final class ObjectTable {
 
     /**
      * Up to {@code limit} objects ({@code 0}: all) that {@code filter} selects, after {@code after} ({@code null}:
-     * from the first), in namespace and name order.
+     * from the first), in namespace and name order, with {@code past} standing in for the current state of the
+     * objects it names (a {@code null} value: the object did not exist then).
      */
-    StoredPage page(WatchFilter filter, StoredKey after, long limit, long resourceVersion) {
+    StoredPage page(WatchFilter filter, StoredKey after, long limit, long resourceVersion,
+                    NavigableMap<StoredKey, JsonObject> past) {
         if (keys == null) {
             keys = objects.keySet().toArray(StoredKey[]::new);
             values = objects.values().toArray(JsonObject[]::new);
         }
         int from = 0;
         int to = keys.length;
+        NavigableMap<StoredKey, JsonObject> replaced = past;
         if (filter.namespace() != null) {
             from = firstNotBelow(first(filter.namespace()));
             to = firstNotBelow(first(filter.namespace() + "\0"));
+            replaced = replaced.subMap(first(filter.namespace()), true, first(filter.namespace() + "\0"), false);
         }
         if (after != null) {
             int next = firstNotBelow(after);
             from = Math.max(from, next < keys.length && keys[next].equals(after) ? next + 1 : next);
+            replaced = replaced.tailMap(after, false);
         }
         int max = limit <= 0 || limit > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) limit;
+        boolean everything = filter.selectsByNamespaceOnly();
+        if (replaced.isEmpty()) {
+            return currentPage(filter, from, to, max, everything, resourceVersion);
+        }
         List<JsonObject> items = new ArrayList<>();
         List<byte[]> encoded = new ArrayList<>();
-        boolean everything = filter.selectsByNamespaceOnly();
+        Iterator<Map.Entry<StoredKey, JsonObject>> then = replaced.entrySet().iterator();
+        Map.Entry<StoredKey, JsonObject> stand = then.hasNext() ? then.next() : null;
+        long remaining = 0;
+        int i = from;
+        while (i < to || stand != null) {
+            int order = stand == null ? -1 : i >= to ? 1 : keys[i].compareTo(stand.getKey());
+            JsonObject object = order < 0 ? values[i] : stand.getValue();
+            int index = order < 0 ? i : -1;
+            if (order <= 0) {
+                i++;
+            }
+            if (order >= 0) {
+                stand = then.hasNext() ? then.next() : null;
+            }
+            if (object == null || !(everything || filter.matches(object))) {
+                continue;
+            }
+            if (items.size() < max) {
+                items.add(object);
+                encoded.add(index >= 0 ? encoded(index) : Json.GSON.toJson(object).getBytes(StandardCharsets.UTF_8));
+            } else if (everything) {
+                remaining++;
+            } else {
+                // Like the real server, no remainingItemCount under a selector.
+                return new StoredPage(resourceVersion, items, encoded, true, null);
+            }
+        }
+        return new StoredPage(resourceVersion, items, encoded, remaining > 0, everything ? remaining : null);
+    }
+
+    private StoredPage currentPage(WatchFilter filter, int from, int to, int max, boolean everything,
+                                   long resourceVersion) {
+        List<JsonObject> items = new ArrayList<>();
+        List<byte[]> encoded = new ArrayList<>();
         int i = from;
         for (; i < to && items.size() < max; i++) {
             if (everything || filter.matches(values[i])) {

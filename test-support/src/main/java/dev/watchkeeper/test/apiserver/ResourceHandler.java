@@ -125,15 +125,16 @@ final class ResourceHandler {
                 throw Statuses.continueExpired();
             }
         }
-        StoredPage page = store.page(resource, filter, token == null ? null : token.lastKey(),
-                call.longParam("limit"));
-        // Later pages carry the first page's resourceVersion, as the real server's do.
-        long listVersion = token == null ? page.resourceVersion() : token.resourceVersion();
+        // Later pages are served as of the first page's resourceVersion and carry it, as the real server's do.
+        StoredPage page = token == null
+                ? store.page(resource, filter, null, call.longParam("limit"), Long.MAX_VALUE)
+                : store.page(resource, filter, token.lastKey(), call.longParam("limit"), token.resourceVersion());
+        long listVersion = page.resourceVersion();
         JsonObject metadata = new JsonObject();
         metadata.addProperty("resourceVersion", Long.toString(listVersion));
         if (page.more()) {
             metadata.addProperty("continue",
-                    new ContinueToken(listVersion, keyOf(page.items().get(page.items().size() - 1))).encode());
+                    new ContinueToken(listVersion, StoredKey.of(page.items().get(page.items().size() - 1))).encode());
             if (page.remaining() != null) {
                 metadata.addProperty("remainingItemCount", page.remaining());
             }
@@ -176,7 +177,7 @@ final class ResourceHandler {
         List<JsonObject> deleted = new ArrayList<>();
         for (JsonObject item : operations.store().list(resource, path.namespace()).items()) {
             if (filter.matches(item)) {
-                StoredKey key = keyOf(item);
+                StoredKey key = StoredKey.of(item);
                 deleted.add(operations.delete(resource, key.namespace(), key.name(), new JsonObject()).object());
             }
         }
@@ -271,8 +272,4 @@ final class ResourceHandler {
         return Presenter.atVersion(resource, object);
     }
 
-    private static StoredKey keyOf(JsonObject object) {
-        JsonObject metadata = Json.object(object, "metadata");
-        return new StoredKey(Json.string(metadata, "namespace"), Json.string(metadata, "name"));
-    }
 }

@@ -10,7 +10,7 @@ import com.google.gson.JsonObject;
  * @param type            {@code ADDED}, {@code MODIFIED} or {@code DELETED}
  * @param groupResource   {@link ApiResource#groupResource()} of the object
  * @param object          the object after the change (for DELETED: its last state, with the deletion's rv)
- * @param previous        the object before a MODIFIED, else {@code null}
+ * @param previous        the object before a MODIFIED or DELETED, {@code null} for ADDED
  */
 record StoredEvent(long resourceVersion, String type, String groupResource, JsonObject object, JsonObject previous) {
 }

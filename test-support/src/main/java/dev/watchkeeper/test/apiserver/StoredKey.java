@@ -1,5 +1,7 @@
 package dev.watchkeeper.test.apiserver;
 
+import com.google.gson.JsonObject;
+
 import java.util.Comparator;
 
 /** Where an object is stored within its resource: namespace ({@code ""} when cluster-scoped) and name. */
@@ -10,6 +12,12 @@ record StoredKey(String namespace, String name) implements Comparable<StoredKey>
 
     StoredKey {
         namespace = namespace == null ? "" : namespace;
+    }
+
+    /** The key of a stored object, read from its metadata. */
+    static StoredKey of(JsonObject object) {
+        JsonObject metadata = Json.object(object, "metadata");
+        return new StoredKey(Json.string(metadata, "namespace"), Json.string(metadata, "name"));
     }
 
     @Override

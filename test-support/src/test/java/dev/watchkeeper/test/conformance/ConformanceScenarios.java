@@ -53,6 +53,7 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -131,6 +132,42 @@ abstract class ConformanceScenarios {
         assertThat(recorder.events()).containsExactly("Init", "InitApply(sel-a)", "InitDone", "Apply(sel-b)",
                 "Delete(sel-a)");
         assertThat(watcher.store().list()).extracting(c -> c.getMetadata().getName()).containsExactly("sel-b");
+    }
+
+    @Test
+    void aContinuedListShowsTheObjectsAsTheyWereAtItsFirstPage() throws Exception {
+        CoreV1Api core = new CoreV1Api(server().apiClient());
+        for (int i = 0; i < 6; i++) {
+            core.createNamespacedConfigMap(namespace(), configMap("snap-" + i, "snapshot")).execute();
+        }
+        Map<String, String> versions = new LinkedHashMap<>();
+        core.listNamespacedConfigMap(namespace()).labelSelector("scenario=snapshot").execute().getItems()
+                .forEach(c -> versions.put(c.getMetadata().getName(), c.getMetadata().getResourceVersion()));
+        V1ConfigMapList first = core.listNamespacedConfigMap(namespace()).labelSelector("scenario=snapshot")
+                .limit(2).execute();
+
+        V1ConfigMap changed = core.readNamespacedConfigMap("snap-2", namespace()).execute();
+        core.replaceNamespacedConfigMap("snap-2", namespace(), changed.data(Map.of("v", "2"))).execute();
+        core.deleteNamespacedConfigMap("snap-3", namespace()).execute();
+        core.createNamespacedConfigMap(namespace(), configMap("snap-35", "snapshot")).execute();
+        core.deleteNamespacedConfigMap("snap-4", namespace()).execute();
+        core.createNamespacedConfigMap(namespace(), configMap("snap-4", "snapshot")).execute();
+
+        Map<String, String> listed = new LinkedHashMap<>();
+        first.getItems().forEach(c -> listed.put(c.getMetadata().getName(), c.getMetadata().getResourceVersion()));
+        String token = first.getMetadata().getContinue();
+        while (token != null && !token.isEmpty()) {
+            V1ConfigMapList page = core.listNamespacedConfigMap(namespace()).labelSelector("scenario=snapshot")
+                    .limit(2)._continue(token).execute();
+            assertThat(page.getMetadata().getResourceVersion()).as("every page carries the first page's version")
+                    .isEqualTo(first.getMetadata().getResourceVersion());
+            page.getItems().forEach(c -> {
+                listed.put(c.getMetadata().getName(), c.getMetadata().getResourceVersion());
+                assertThat(c.getData()).as(c.getMetadata().getName()).containsEntry("v", "1");
+            });
+            token = page.getMetadata().getContinue();
+        }
+        assertThat(listed).as("one snapshot: no change made after the first page shows").isEqualTo(versions);
     }
 
     // ---------------------------------------------------------------- 2. resume and bookmarks
