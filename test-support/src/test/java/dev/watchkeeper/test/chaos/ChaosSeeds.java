@@ -1,5 +1,6 @@
 package dev.watchkeeper.test.chaos;
 
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -8,7 +9,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 
 /**
- * Which seeds a chaos test runs: {@code -Dchaos.seed=N} replays seed N alone; otherwise seeds 1 to
+ * Which seeds a chaos test runs: {@code -Dchaos.seed=N} replays seed N alone ({@code -Dchaos.seed=N,M,…} those
+ * seeds); otherwise seeds 1 to
  * {@code -Dchaos.seeds} (default {@code defaultSeeds}). A failing seed names the Maven command that replays it, and
  * the suite prints what it injected.
  */
@@ -30,7 +32,7 @@ final class ChaosSeeds {
     /** One dynamic test per seed, running {@code run}. */
     Stream<DynamicTest> tests(int defaultSeeds, Seed run) {
         String one = System.getProperty("chaos.seed");
-        LongStream seeds = one != null && !one.isBlank() ? LongStream.of(Long.parseLong(one.trim()))
+        LongStream seeds = one != null && !one.isBlank() ? Arrays.stream(one.split(",")).map(String::trim).mapToLong(Long::parseLong)
                 : LongStream.rangeClosed(1, Long.getLong("chaos.seeds", defaultSeeds));
         return seeds.mapToObj(seed -> DynamicTest.dynamicTest("seed " + seed, () -> {
             try {
