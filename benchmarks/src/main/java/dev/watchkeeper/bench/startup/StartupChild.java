@@ -3,6 +3,7 @@ package dev.watchkeeper.bench.startup;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.watch.Watcher;
 import dev.watchkeeper.watch.WatcherSnapshot;
+import io.kubernetes.client.openapi.ApiClient;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URL;
@@ -21,7 +22,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * {@code SpringApplication} is built, and the process's CPU time (every thread, JVM launch included) at those
  * moments; the synced pair is {@code -1} for the baseline. CPU time says how much work a start is when the
  * shared machine stretches the wall time. The API server runs in the parent; the application finds it through
- * {@code $KUBECONFIG}, as a user's would.
+ * {@code $KUBECONFIG}, as a user's would; the baseline, without Watchkeeper's auto-configurations, builds the same
+ * {@link ApiClient} from it ({@link BaselineApiClient}).
  *
  * <pre>
  * KUBECONFIG=… java -cp benchmarks.jar dev.watchkeeper.bench.Main startup-child starter|baseline objectsPerWatcher
@@ -57,6 +59,9 @@ public final class StartupChild {
         long start = System.nanoTime();
         SpringApplication application = new SpringApplication(TenReconcilersApplication.class);
         application.addInitializers(clock);
+        if (!starter) {
+            application.addInitializers(new BaselineApiClient());
+        }
         ConfigurableApplicationContext context = application.run(appArgs.toArray(String[]::new));
         long ran = System.nanoTime() - start;
         long cpuAtRun = cpuNanos();
@@ -117,6 +122,10 @@ public final class StartupChild {
     private static void checkBaseline(ConfigurableApplicationContext context) {
         if (context.getBeanNamesForType(WatchkeeperRegistry.class).length > 0) {
             throw new IllegalStateException("the baseline has a WatchkeeperRegistry: the exclusion did not work");
+        }
+        if (!context.getBeanFactory().containsSingleton(BaselineApiClient.BEAN)
+                || context.getBeanNamesForType(ApiClient.class).length != 1) {
+            throw new IllegalStateException("the baseline did not create its one ApiClient while it started");
         }
         int reconcilers = 0;
         for (Class<?> type : TenReconcilers.class.getDeclaredClasses()) {
