@@ -7,8 +7,9 @@ import java.util.UUID;
 
 /**
  * Deterministic, realistic ~2.1 KB ConfigMaps (labels, annotations, one managedFields entry, a properties file)
- * and the watch lines that carry them, so every implementation reads byte-identical input. Each object is
- * pre-rendered around its resourceVersion; a line costs two array copies and a few digits to produce.
+ * and the watch lines that carry them, so every implementation reads byte-identical input; and small ~500 B ones
+ * ({@link #small}). Each object is pre-rendered around its resourceVersion; a line costs two array copies and a few
+ * digits to produce.
  */
 final class ConfigMapBytes {
 
@@ -61,6 +62,26 @@ final class ConfigMapBytes {
     private static void writeDigits(OutputStream out, long value) throws IOException {
         byte[] digits = Long.toString(value).getBytes(StandardCharsets.US_ASCII);
         out.write(digits);
+    }
+
+    /**
+     * The small object {@code cm-<i>} (seven digits) with {@code resourceVersion} as given: about 500 B of JSON
+     * (labels, an annotation, six short data entries, no managedFields), for caches of a million objects.
+     */
+    static String small(int i, String resourceVersion) {
+        String name = String.format("cm-%07d", i);
+        String uid = UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString();
+        return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{"
+                + "\"name\":\"" + name + "\",\"namespace\":\"" + NAMESPACE + "\",\"uid\":\"" + uid + "\","
+                + "\"resourceVersion\":\"" + resourceVersion + "\","
+                + "\"creationTimestamp\":\"2026-01-01T00:00:00Z\","
+                + "\"labels\":{\"app\":\"bench\",\"tier\":\"web\",\"shard\":\"" + (i % 16) + "\"},"
+                + "\"annotations\":{\"owner\":\"team-" + (i % 97) + "\"}},"
+                + "\"data\":{\"log-level\":\"info\","
+                + "\"endpoint\":\"https://svc-" + (i % 1000) + ".bench.svc.cluster.local:8443/api/v1\","
+                + "\"feature-flags\":\"search=true,checkout-v2=false,dark-mode=true,beta-" + (i % 7) + "=true\","
+                + "\"timeout\":\"" + (i % 60) + "s\",\"replicas\":\"" + (i % 5) + "\","
+                + "\"cache.ttl\":\"" + (i % 3600) + "\"}}";
     }
 
     /** The object {@code cm-<i>} with {@code resourceVersion} as given. */

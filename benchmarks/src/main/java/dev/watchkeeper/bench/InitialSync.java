@@ -5,12 +5,7 @@ import com.google.gson.JsonParser;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +18,8 @@ final class InitialSync {
 
     static final String CHILD_HEAP_FULL = "-Xmx6g";
     static final String CHILD_HEAP_QUICK = "-Xmx1g";
+    /** Longer than {@link SyncChild}'s own time-outs (a sync and a relist): the measuring JVM reports them itself. */
+    private static final Duration ROUND_LIMIT = Duration.ofMinutes(25);
 
     private final int objects;
     private final int warmups;
@@ -56,15 +53,24 @@ final class InitialSync {
                 metadata.remove("creationTimestamp");
                 server.create(object);
             }
-            Map<String, Child> children = new LinkedHashMap<>();
+            Map<String, SyncChildProcess> children = new LinkedHashMap<>();
             for (String impl : impls) {
-                children.put(impl, new Child(impl, server.url(), objects, heapFlag));
+                children.put(impl, new SyncChildProcess(impl, server.url(), objects, List.of(heapFlag,
+                        "-XX:+UseG1GC")));
             }
+            // Move the server's resourceVersion past the ConfigMaps' (a Secret nobody watches), then compact: the
+            // ConfigMap watch gets 410 whether it is already open (an ERROR event) or opens a moment later (410 at
+            // start), so the relist never depends on timing.
+            Runnable forceRelist = () -> {
+                server.create(new V1Secret().metadata(new V1ObjectMeta().namespace("bench")
+                        .name("bump-" + System.nanoTime())));
+                server.compact();
+            };
             try {
                 for (int round = 0; round < warmups + rounds; round++) {
                     for (int j = 0; j < impls.size(); j++) {
                         String impl = impls.get((j + round) % impls.size());
-                        long[] r = children.get(impl).round(server);
+                        long[] r = children.get(impl).round(forceRelist, ROUND_LIMIT);
                         boolean measured = round >= warmups;
                         Progress.say("  %s round %d%s: ready %,d ms, steady %s, relist peak %s, relist %,d ms "
                                         + "(%d live-heap samples, %,d ms in their GCs)", impl, round + 1,
@@ -77,7 +83,7 @@ final class InitialSync {
                     }
                 }
             } finally {
-                children.values().forEach(Child::close);
+                children.values().forEach(SyncChildProcess::close);
             }
         }
         double jsonPerObject = (double) jsonBytes / objects;
@@ -114,58 +120,5 @@ final class InitialSync {
                 ratio <= 1.2 ? "met" : "MISSED", ratio, peer[2].median() / peer[1].median()));
         table.note("* relist time includes the sampler's GC pauses (above), so it is slower than an unobserved relist");
         table.print();
-    }
-
-    /** A measuring JVM. */
-    private static final class Child implements AutoCloseable {
-        private final Process process;
-        private final BufferedReader out;
-        private final PrintWriter in;
-
-        Child(String impl, String url, int objects, String heapFlag) throws Exception {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            List<String> command = new ArrayList<>(List.of(java, heapFlag, "-XX:+UseG1GC", "-cp",
-                    System.getProperty("java.class.path"), Main.class.getName(), "sync-child", impl, url,
-                    Integer.toString(objects)));
-            process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
-        }
-
-        long[] round(InMemoryApiServer server) throws Exception {
-            in.println("GO");
-            String line;
-            while ((line = out.readLine()) != null) {
-                if (line.equals("TRIGGER")) {
-                    // Move the server's resourceVersion past the ConfigMaps' (a Secret nobody watches), then
-                    // compact: the ConfigMap watch gets 410 whether it is already open (an ERROR event) or opens
-                    // a moment later (410 at start), so the relist never depends on timing.
-                    server.create(new V1Secret().metadata(new V1ObjectMeta().namespace("bench")
-                            .name("bump-" + System.nanoTime())));
-                    server.compact();
-                } else if (line.startsWith("RESULT ")) {
-                    String[] parts = line.split(" ");
-                    long[] result = new long[parts.length - 1];
-                    for (int k = 0; k < result.length; k++) {
-                        result[k] = Long.parseLong(parts[k + 1]);
-                    }
-                    return result;
-                }
-            }
-            throw new IllegalStateException("the measuring JVM ended: exit " + process.waitFor());
-        }
-
-        @Override
-        public void close() {
-            in.close();
-            try {
-                if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
-                    process.destroy();
-                }
-            } catch (InterruptedException e) {
-                process.destroy();
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 }

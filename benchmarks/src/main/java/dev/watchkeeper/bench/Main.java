@@ -1,5 +1,7 @@
 package dev.watchkeeper.bench;
 
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -9,7 +11,7 @@ import java.util.List;
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar all            # every scenario at full size
  * java -jar benchmarks/target/benchmarks.jar all --quick    # small sizes, under 2 minutes (CI smoke)
- * java -jar benchmarks/target/benchmarks.jar watch|sync|dispatch|outage|startup [--quick]
+ * java -jar benchmarks/target/benchmarks.jar watch|sync|scaling|dispatch|outage|startup [--quick]
  * </pre>
  */
 public final class Main {
@@ -49,6 +51,7 @@ public final class Main {
             case "all" -> {
                 watch(quick);
                 sync(quick);
+                scaling(quick);
                 dispatch(quick);
                 outage(quick);
                 startup(quick);
@@ -56,10 +59,11 @@ public final class Main {
             case "dispatch" -> dispatch(quick);
             case "watch" -> watch(quick);
             case "sync" -> sync(quick);
+            case "scaling" -> scaling(quick);
             case "outage" -> outage(quick);
             case "startup" -> startup(quick);
             default -> {
-                System.err.println("usage: benchmarks.jar [all|watch|sync|dispatch|outage|startup] [--quick]");
+                System.err.println("usage: benchmarks.jar [all|watch|sync|scaling|dispatch|outage|startup] [--quick]");
                 System.exit(2);
             }
         }
@@ -80,6 +84,28 @@ public final class Main {
         } else {
             // -Dbench.objects=N: a smaller full-size run when 100,000 does not fit the time at hand.
             new InitialSync(Integer.getInteger("bench.objects", 100_000), 1, 5).run();
+        }
+    }
+
+    /**
+     * The scaling curve; the full run draws {@code benchmarks/scaling.png}, the quick one
+     * {@code benchmarks/target/scaling-quick.png} (next to the jar), so a smoke run leaves the committed plot alone.
+     */
+    private static void scaling(boolean quick) throws Exception {
+        Path target = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getParent();
+        if (quick) {
+            Duration limit = Duration.ofMinutes(2);
+            new Scaling(List.of(new Scaling.Size(1_000, "512m", 0, 1, limit),
+                    new Scaling.Size(3_000, "512m", 0, 1, limit),
+                    new Scaling.Size(10_000, "512m", 0, 1, limit)), target.resolve("scaling-quick.png")).run();
+        } else {
+            // One round at a million and beyond (each takes minutes); two million is where the informer's relist no
+            // longer fits in 12 GB, the most any one JVM may take on the 24 GB machine these ran on.
+            new Scaling(List.of(new Scaling.Size(10_000, "1g", 1, 3, Duration.ofMinutes(3)),
+                    new Scaling.Size(100_000, "3g", 1, 2, Duration.ofMinutes(5)),
+                    new Scaling.Size(1_000_000, "12g", 0, 1, Duration.ofMinutes(6)),
+                    new Scaling.Size(2_000_000, "12g", 0, 1, Duration.ofMinutes(7))),
+                    target.getParent().resolve("scaling.png")).run();
         }
     }
 

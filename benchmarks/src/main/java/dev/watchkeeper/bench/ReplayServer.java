@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class ReplayServer implements AutoCloseable {
 
-    private static final byte[] DISCOVERY = ("{\"kind\":\"APIResourceList\",\"groupVersion\":\"v1\",\"resources\":["
+    /** Discovery of core v1 with ConfigMaps only. */
+    static final byte[] DISCOVERY = ("{\"kind\":\"APIResourceList\",\"groupVersion\":\"v1\",\"resources\":["
             + "{\"name\":\"configmaps\",\"singularName\":\"configmap\",\"namespaced\":true,\"kind\":\"ConfigMap\","
             + "\"verbs\":[\"get\",\"list\",\"watch\"]}]}").getBytes(StandardCharsets.UTF_8);
     private static final byte[] EMPTY_LIST = "{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{\"resourceVersion\":\"1\"},\"items\":[]}"

@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Scenario 2's measuring JVM: one implementation, one heap, driven by the parent over standard input/output.
  * Each round (on {@code GO}): sync from scratch and time it, measure the steady heap after full GCs, print
- * {@code TRIGGER} and wait for the relist the parent forces (410), sampling the live heap with spaced full GCs
+ * {@code TRIGGER readyMillis steadyBytes} and wait for the relist the parent forces (410), sampling the live heap with spaced full GCs
  * ({@link GcSampler}) while it runs, then print {@code RESULT readyMillis steadyBytes peakBytes relistMillis
  * samples samplerGcMillis} and close the client.
  */
@@ -78,7 +78,7 @@ final class SyncChild {
             long steady = HeapTracker.usedAfterGc() - baseline;
             GcSampler sampler = new GcSampler();
             long relistStart = System.nanoTime();
-            trigger();
+            trigger(ready / 1_000_000, steady);
             if (!relisted.await(TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
                 throw new IllegalStateException("no relist within " + TIMEOUT);
             }
@@ -118,7 +118,7 @@ final class SyncChild {
             long apparatus = Math.max(0, HeapTracker.usedAfterGc() - baseline - steady);
             GcSampler sampler = new GcSampler();
             long relistStart = System.nanoTime();
-            trigger();
+            trigger(ready / 1_000_000, steady);
             // Each check copies and walks the whole cache, so it runs every 100 ms: often enough for a relist that
             // takes seconds, rarely enough not to compete with it.
             while (!replaced(informer, identities)) {
@@ -156,9 +156,9 @@ final class SyncChild {
         }
     }
 
-    /** Asks the parent to force a relist and waits until it says it has. */
-    private static void trigger() throws Exception {
-        System.out.println("TRIGGER");
+    /** Reports the sync's figures and asks the parent to force a relist. */
+    private static void trigger(long readyMillis, long steadyBytes) {
+        System.out.println("TRIGGER " + readyMillis + " " + steadyBytes);
         System.out.flush();
     }
 
