@@ -59,6 +59,16 @@ final class ConfigMapBytes {
         return out.toByteArray();
     }
 
+    /** The JSON every object starts with, up to its labels (the caller goes on with its annotations). */
+    private static String head(String name, int i, String resourceVersion) {
+        String uid = UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString();
+        return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{"
+                + "\"name\":\"" + name + "\",\"namespace\":\"" + NAMESPACE + "\",\"uid\":\"" + uid + "\","
+                + "\"resourceVersion\":\"" + resourceVersion + "\","
+                + "\"creationTimestamp\":\"2026-01-01T00:00:00Z\","
+                + "\"labels\":{\"app\":\"bench\",\"tier\":\"web\",\"shard\":\"" + (i % 16) + "\"},";
+    }
+
     private static void writeDigits(OutputStream out, long value) throws IOException {
         byte[] digits = Long.toString(value).getBytes(StandardCharsets.US_ASCII);
         out.write(digits);
@@ -69,13 +79,7 @@ final class ConfigMapBytes {
      * (labels, an annotation, six short data entries, no managedFields), for caches of a million objects.
      */
     static String small(int i, String resourceVersion) {
-        String name = String.format("cm-%07d", i);
-        String uid = UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString();
-        return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{"
-                + "\"name\":\"" + name + "\",\"namespace\":\"" + NAMESPACE + "\",\"uid\":\"" + uid + "\","
-                + "\"resourceVersion\":\"" + resourceVersion + "\","
-                + "\"creationTimestamp\":\"2026-01-01T00:00:00Z\","
-                + "\"labels\":{\"app\":\"bench\",\"tier\":\"web\",\"shard\":\"" + (i % 16) + "\"},"
+        return head(String.format("cm-%07d", i), i, resourceVersion)
                 + "\"annotations\":{\"owner\":\"team-" + (i % 97) + "\"}},"
                 + "\"data\":{\"log-level\":\"info\","
                 + "\"endpoint\":\"https://svc-" + (i % 1000) + ".bench.svc.cluster.local:8443/api/v1\","
@@ -87,17 +91,12 @@ final class ConfigMapBytes {
     /** The object {@code cm-<i>} with {@code resourceVersion} as given. */
     static String object(int i, String resourceVersion) {
         String name = String.format("cm-%06d", i);
-        String uid = UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString();
         StringBuilder properties = new StringBuilder();
         for (int p = 0; p < 32; p++) {
             properties.append("service.").append(name).append(".setting").append(p).append("=value-")
                     .append((i * 31 + p) % 9973).append("\\n");
         }
-        return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{"
-                + "\"name\":\"" + name + "\",\"namespace\":\"" + NAMESPACE + "\",\"uid\":\"" + uid + "\","
-                + "\"resourceVersion\":\"" + resourceVersion + "\","
-                + "\"creationTimestamp\":\"2026-01-01T00:00:00Z\","
-                + "\"labels\":{\"app\":\"bench\",\"tier\":\"web\",\"shard\":\"" + (i % 16) + "\"},"
+        return head(name, i, resourceVersion)
                 + "\"annotations\":{\"owner\":\"team-" + (i % 97) + "\",\"description\":\"benchmark configuration map "
                 + i + " used to measure watch throughput\"},"
                 + "\"managedFields\":[{\"manager\":\"kubectl-client-side-apply\",\"operation\":\"Update\","
