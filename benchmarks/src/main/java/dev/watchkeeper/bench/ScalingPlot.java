@@ -5,6 +5,7 @@ import java.awt.Color;
 import java.awt.Font;
 import java.awt.FontMetrics;
 import java.awt.Graphics2D;
+import java.awt.Rectangle;
 import java.awt.RenderingHints;
 import java.awt.Stroke;
 import java.awt.image.BufferedImage;
@@ -20,7 +21,7 @@ import javax.imageio.ImageIO;
 /**
  * Draws the scaling curve into a PNG with java.awt (headless): three panels (time to ready, steady heap per object,
  * relist peak) over the number of objects on a log scale, one line per implementation, each point labelled with its
- * value, and a red cross where an implementation stopped (e.g. ran out of heap) before measuring that figure.
+ * value where there is room, and a red cross where an implementation stopped (e.g. ran out of heap) before measuring that figure.
  */
 final class ScalingPlot {
 
@@ -134,6 +135,8 @@ final class ScalingPlot {
         g.drawRect(x0, y1, x1 - x0, y0 - y1);
         centered(g, "objects (log scale)", (x0 + x1) / 2, y0 + 40);
         Stroke plain = g.getStroke();
+        List<Rectangle> taken = new ArrayList<>();
+        List<Label> labels = new ArrayList<>();
         for (Series s : series) {
             g.setColor(s.color());
             g.setStroke(new BasicStroke(2.5f));
@@ -150,10 +153,9 @@ final class ScalingPlot {
                     g.drawLine(lastX, lastY, px, py);
                 }
                 g.fillOval(px - 5, py - 5, 10, 10);
-                String label = number(v) + unit;
-                int width = g.getFontMetrics().stringWidth(label);
-                int lx = px + 8 + width > x1 ? px - 8 - width : px + 8;
-                g.drawString(label, lx, highest(series, p.objects(), value) == v ? py - 8 : py + 18);
+                taken.add(new Rectangle(px - 5, py - 5, 10, 10));
+                labels.add(new Label(number(v) + unit, s.color(), px, py,
+                        highest(series, p.objects(), value) == v));
                 lastX = px;
                 lastY = py;
             }
@@ -170,10 +172,41 @@ final class ScalingPlot {
                 g.drawLine(fx - 8, fy - 8, fx + 8, fy + 8);
                 g.drawLine(fx - 8, fy + 8, fx + 8, fy - 8);
                 String label = s.failure().reason();
-                int width = g.getFontMetrics().stringWidth(label);
-                g.drawString(label, Math.max(x0 + 4, Math.min(fx - width / 2, x1 - width - 4)), fy + 24);
+                FontMetrics metrics = g.getFontMetrics();
+                int width = metrics.stringWidth(label);
+                int lx = Math.max(x0 + 4, Math.min(fx - width / 2, x1 - width - 4));
+                g.drawString(label, lx, fy + 24);
+                taken.add(new Rectangle(fx - 8, fy - 8, 16, 16));
+                taken.add(new Rectangle(lx, fy + 24 - metrics.getAscent(), width, metrics.getHeight()));
             }
             g.setStroke(plain);
+        }
+        Rectangle area = new Rectangle(x0, y1, x1 - x0, y0 - y1);
+        for (Label label : labels) {
+            label.place(g, area, taken);
+        }
+    }
+
+    /** A point's value, drawn beside it where it overlaps nothing drawn before, or left out. */
+    private record Label(String text, Color color, int x, int y, boolean above) {
+
+        void place(Graphics2D g, Rectangle area, List<Rectangle> taken) {
+            FontMetrics metrics = g.getFontMetrics();
+            int width = metrics.stringWidth(text);
+            int[] lefts = {x + 8, x - 8 - width};
+            int[] baselines = above ? new int[] {y - 8, y + 8 + metrics.getAscent()}
+                    : new int[] {y + 8 + metrics.getAscent(), y - 8};
+            for (int baseline : baselines) {
+                for (int left : lefts) {
+                    Rectangle box = new Rectangle(left, baseline - metrics.getAscent(), width, metrics.getHeight());
+                    if (area.contains(box) && taken.stream().noneMatch(box::intersects)) {
+                        g.setColor(color);
+                        g.drawString(text, left, baseline);
+                        taken.add(box);
+                        return;
+                    }
+                }
+            }
         }
     }
 
