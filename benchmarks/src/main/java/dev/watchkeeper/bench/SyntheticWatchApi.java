@@ -1,6 +1,7 @@
 package dev.watchkeeper.bench;
 
 import dev.watchkeeper.resource.ResolvedResource;
+import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.watch.EventStream;
 import dev.watchkeeper.watch.ListPage;
 import dev.watchkeeper.watch.WatchApi;
@@ -57,9 +58,9 @@ final class SyntheticWatchApi implements WatchApi<V1ConfigMap> {
 
     @Override
     public ListPage<V1ConfigMap> list(ResolvedResource resource, String continueToken) {
-        List<V1ConfigMap> items = new ArrayList<>(keys);
+        List<CachedObject<V1ConfigMap>> items = new ArrayList<>(keys);
         for (int i = 0; i < keys; i++) {
-            items.add(object(i, "1"));
+            items.add(CachedObject.of(object(i, "1")));
         }
         return new ListPage<>(items, "1", null, List.of());
     }
@@ -81,7 +82,7 @@ final class SyntheticWatchApi implements WatchApi<V1ConfigMap> {
                 String rv = Long.toString(++resourceVersion);
                 V1ConfigMap object = object((int) (next++ % keys), rv);
                 emitted.incrementAndGet();
-                return new WireEvent.Change<>(WireEvent.ChangeType.MODIFIED, object, rv);
+                return new WireEvent.Change<>(WireEvent.ChangeType.MODIFIED, CachedObject.of(object), rv);
             }
 
             @Override

@@ -1,6 +1,7 @@
 package dev.watchkeeper.bench;
 
 import dev.watchkeeper.resource.ResolvedResource;
+import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.watch.ApiFailure;
 import dev.watchkeeper.watch.EventStream;
 import dev.watchkeeper.watch.WatchApi;
@@ -35,7 +36,7 @@ final class WatchApiListerWatcher implements ListerWatcher<V1ConfigMap, V1Config
     public V1ConfigMapList list(CallGeneratorParams params) throws ApiException {
         try {
             var page = api.list(api.resolve(), null);
-            return new V1ConfigMapList().items(page.items()).metadata(new V1ListMeta().resourceVersion(page.resourceVersion()));
+            return new V1ConfigMapList().items(page.items().stream().map(CachedObject::object).toList()).metadata(new V1ListMeta().resourceVersion(page.resourceVersion()));
         } catch (ApiFailure e) {
             throw new ApiException(e);
         }
@@ -73,7 +74,7 @@ final class WatchApiListerWatcher implements ListerWatcher<V1ConfigMap, V1Config
                 if (event == null) {
                     ended = true;
                 } else if (event instanceof WireEvent.Change<V1ConfigMap> change) {
-                    next = new Watch.Response<>(change.type().name(), change.object());
+                    next = new Watch.Response<>(change.type().name(), change.cached().object());
                 }
             }
             return next != null;

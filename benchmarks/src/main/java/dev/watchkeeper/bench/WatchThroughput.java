@@ -7,6 +7,7 @@ import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.WatchEvent;
+import dev.watchkeeper.watch.WatchEventListener;
 import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
@@ -232,11 +233,7 @@ final class WatchThroughput {
         Watcher<V1ConfigMap> watcher = Watcher.builder(Clients.apiClient(server.url()),
                 ResourceType.of(V1ConfigMap.class)).build();
         try {
-            watcher.addListener(event -> {
-                if (event instanceof WatchEvent.Apply<V1ConfigMap>) {
-                    counter.hit();
-                }
-            });
+            watcher.addListener(counter.listener());
             watcher.start();
             long end = counter.await();
             if (watcher.store().size() != Math.min(n, bytes.names())) {
@@ -257,11 +254,7 @@ final class WatchThroughput {
                 (V1ConfigMap object, ReconcileContext context) -> ReconcileResult.done()).build();
         try {
             controller.start();
-            watcher.addListener(event -> {
-                if (event instanceof WatchEvent.Apply<V1ConfigMap>) {
-                    counter.hit();
-                }
-            });
+            watcher.addListener(counter.listener());
             watcher.start();
             return counter.await();
         } finally {
@@ -304,6 +297,23 @@ final class WatchThroughput {
         private final CountDownLatch done = new CountDownLatch(1);
         private int count;
         private volatile long endNanos;
+
+        /** Counts Apply events; it reads no object, so none is decoded for it. */
+        WatchEventListener<V1ConfigMap> listener() {
+            return new WatchEventListener<>() {
+                @Override
+                public void onEvent(WatchEvent<V1ConfigMap> event) {
+                    if (event instanceof WatchEvent.Apply<V1ConfigMap>) {
+                        hit();
+                    }
+                }
+
+                @Override
+                public boolean readsObjects() {
+                    return false;
+                }
+            };
+        }
 
         Counter(int target) {
             this.target = target;

@@ -1,5 +1,6 @@
 package dev.watchkeeper.reconcile;
 
+import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
 import dev.watchkeeper.watch.WatchEvent;
@@ -45,12 +46,17 @@ final class EventKeys<T extends KubernetesObject> {
     /** Handles an event of the primary watcher. */
     void onPrimary(WatchEvent<T> event) {
         if (event instanceof WatchEvent.Apply<T> apply) {
-            onChange(apply.object());
+            onChange(apply.cached());
         } else if (event instanceof WatchEvent.InitApply<T> apply) {
-            onChange(apply.object());
+            onChange(apply.cached());
         } else if (event instanceof WatchEvent.Delete<T> delete) {
-            forget(ObjectKey.of(delete.object())); // a relist's vanished objects come as deletes too
+            forget(delete.cached().key()); // a relist's vanished objects come as deletes too
         }
+    }
+
+    /** Whether {@link #onPrimary} reads objects' models: only to compare them with a trigger filter. */
+    boolean readsObjects() {
+        return filter != null;
     }
 
     /** A listener for a secondary watcher: each object's primary keys, from {@code mapper}, are queued. */
@@ -87,9 +93,10 @@ final class EventKeys<T extends KubernetesObject> {
         lastSeen.remove(key);
     }
 
-    private void onChange(T object) {
-        ObjectKey key = ObjectKey.of(object);
+    private void onChange(CachedObject<T> cached) {
+        ObjectKey key = cached.key();
         if (filter != null) {
+            T object = cached.object();
             T previous = lastSeen.put(key, object);
             if (!filter.shouldReconcile(previous, object)) {
                 return;

@@ -4,6 +4,7 @@ import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
 import dev.watchkeeper.text.Plural;
+import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.WatchEventListener;
 import dev.watchkeeper.watch.Watcher;
 import dev.watchkeeper.watch.WatcherGroup;
@@ -197,9 +198,17 @@ public final class ReconcileLoop<T extends KubernetesObject> {
             throw new IllegalStateException("reconciler " + name + " is closed");
         }
         started = true;
-        primary.addListener(event -> {
-            if (!stopping) { // watchers cannot drop a listener; a closed controller's stays registered but inert
-                eventKeys.onPrimary(event);
+        primary.addListener(new WatchEventListener<>() {
+            @Override
+            public void onEvent(WatchEvent<T> event) {
+                if (!stopping) { // watchers cannot drop a listener; a closed controller's stays registered but inert
+                    eventKeys.onPrimary(event);
+                }
+            }
+
+            @Override
+            public boolean readsObjects() {
+                return eventKeys.readsObjects();
             }
         });
         for (Secondary<?> secondary : secondaries) {

@@ -15,6 +15,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 
 /**
  * The {@link Store} a watcher feeds. A relist is <em>mark and sweep</em> (docs/semantics.md §8): {@code Init} starts a new
@@ -22,24 +24,34 @@ import java.util.concurrent.TimeoutException;
  * mention (the watcher reports those as final-state-unknown deletes first, see {@link #sweep()}). So a relist never holds a second copy of the cache, unlike buffer-and-swap reflectors, and readers
  * see every object throughout.
  *
+ * <p>It holds {@link CachedObject}s: an object's model is decoded when a reader first asks for it, and label
+ * selectors read the labels without decoding. An object that cannot be decoded is not served ({@code get} is empty,
+ * {@code list} omits it) and is reported once per version to the {@code undecodable} callback.
+ *
  * <pre>{@code
- * CacheStore<V1ConfigMap> store = new CacheStore<>(true);
+ * CacheStore<V1ConfigMap> store = new CacheStore<>(true, object -> log.warn("{}: {}", object, object.problem()));
  * watcher.addListener(store);
  * }</pre>
  */
 public final class CacheStore<T extends KubernetesObject> implements Store<T>, WatchEventListener<T> {
 
-    private record Entry<T>(T object, long epoch) {
+    private record Entry<T>(CachedObject<T> object, long epoch) {
     }
 
     private final Map<ObjectKey, Entry<T>> entries = new ConcurrentHashMap<>();
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
     private final boolean stripManagedFields;
+    private final Consumer<CachedObject<T>> undecodable;
     private volatile long epoch;
 
-    /** @param stripManagedFields drop {@code metadata.managedFields}, which often outweighs the rest of an object */
-    public CacheStore(boolean stripManagedFields) {
+    /**
+     * @param stripManagedFields drop {@code metadata.managedFields}, which often outweighs the rest of an object, from
+     *                           models handed in decoded (objects read from JSON leave them behind when read)
+     * @param undecodable        told, once per version, of each object whose model cannot be decoded
+     */
+    public CacheStore(boolean stripManagedFields, Consumer<CachedObject<T>> undecodable) {
         this.stripManagedFields = stripManagedFields;
+        this.undecodable = Objects.requireNonNull(undecodable, "undecodable");
     }
 
     @Override
@@ -47,11 +59,11 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T>, W
         if (event instanceof WatchEvent.Init<T>) {
             epoch++;
         } else if (event instanceof WatchEvent.InitApply<T> apply) {
-            put(apply.object());
+            put(apply.cached());
         } else if (event instanceof WatchEvent.Apply<T> apply) {
-            put(apply.object());
+            put(apply.cached());
         } else if (event instanceof WatchEvent.Delete<T> delete) {
-            entries.remove(ObjectKey.of(delete.object()));
+            entries.remove(delete.cached().key());
         } else if (event instanceof WatchEvent.InitDone<T>) {
             sweep();
             ready.complete(null);
@@ -63,9 +75,9 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T>, W
      * watcher calls it just before {@code InitDone} to report each as a final-state-unknown
      * {@link WatchEvent.Delete}.
      */
-    public List<T> sweep() {
+    public List<CachedObject<T>> sweep() {
         long current = epoch;
-        List<T> swept = new ArrayList<>();
+        List<CachedObject<T>> swept = new ArrayList<>();
         entries.entrySet().removeIf(entry -> {
             boolean stale = entry.getValue().epoch() < current;
             if (stale) {
@@ -76,42 +88,67 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T>, W
         return swept;
     }
 
-    private void put(T object) {
-        if (stripManagedFields) {
-            V1ObjectMeta metadata = object.getMetadata();
+    private void put(CachedObject<T> object) {
+        if (stripManagedFields && object.isDecoded()) {
+            T model = object.decoded();
+            V1ObjectMeta metadata = model == null ? null : model.getMetadata();
             if (metadata != null && metadata.getManagedFields() != null) {
                 metadata.setManagedFields(null);
             }
         }
-        entries.put(ObjectKey.of(object), new Entry<>(object, epoch));
+        entries.put(object.key(), new Entry<>(object, epoch));
     }
 
     @Override
     public Optional<T> get(ObjectKey key) {
+        Entry<T> entry = entries.get(Objects.requireNonNull(key, "key"));
+        return entry == null ? Optional.empty() : Optional.ofNullable(decoded(entry.object()));
+    }
+
+    /** The cached object with this key, its model not decoded by the call; for reading metadata only. */
+    public Optional<CachedObject<T>> cached(ObjectKey key) {
         Entry<T> entry = entries.get(Objects.requireNonNull(key, "key"));
         return entry == null ? Optional.empty() : Optional.of(entry.object());
     }
 
     @Override
     public List<T> list() {
-        return entries.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> e.getValue().object()).toList();
+        return decodedInOrder(entries.entrySet().stream());
     }
 
     @Override
     public List<T> list(String labelSelector) {
         LabelSelector selector = LabelSelector.parse(labelSelector);
-        return entries.entrySet().stream()
-                .filter(e -> selector.matches(labels(e.getValue().object())))
-                .sorted(Map.Entry.comparingByKey()).map(e -> e.getValue().object()).toList();
+        return decodedInOrder(entries.entrySet().stream()
+                .filter(e -> selector.matches(e.getValue().object().labels())));
     }
 
     @Override
     public List<T> listInNamespace(String namespace) {
-        return entries.entrySet().stream()
-                .filter(e -> Objects.equals(e.getKey().namespace(), namespace))
-                .sorted(Map.Entry.comparingByKey()).map(e -> e.getValue().object()).toList();
+        return decodedInOrder(entries.entrySet().stream()
+                .filter(e -> Objects.equals(e.getKey().namespace(), namespace)));
     }
 
+    private List<T> decodedInOrder(Stream<Map.Entry<ObjectKey, Entry<T>>> selected) {
+        List<T> models = new ArrayList<>();
+        selected.sorted(Map.Entry.comparingByKey()).forEach(e -> {
+            T model = decoded(e.getValue().object());
+            if (model != null) {
+                models.add(model);
+            }
+        });
+        return models;
+    }
+
+    private T decoded(CachedObject<T> object) {
+        T model = object.decoded();
+        if (model == null && object.claimReport()) {
+            undecodable.accept(object);
+        }
+        return model;
+    }
+
+    /** How many objects are cached, counting any whose model cannot be decoded. */
     @Override
     public int size() {
         return entries.size();
@@ -132,10 +169,5 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T>, W
         } catch (ExecutionException e) {
             throw new IllegalStateException("the ready future never fails", e);
         }
-    }
-
-    private static Map<String, String> labels(KubernetesObject object) {
-        V1ObjectMeta metadata = object.getMetadata();
-        return metadata == null ? null : metadata.getLabels();
     }
 }

@@ -1,5 +1,7 @@
 package dev.watchkeeper.watch;
 
+import dev.watchkeeper.store.CachedObject;
+import io.kubernetes.client.common.KubernetesObject;
 import java.util.Objects;
 
 /**
@@ -22,10 +24,24 @@ public sealed interface WatchEvent<T> {
     record Init<T>() implements WatchEvent<T> {
     }
 
-    /** One object of the initial list, or of the initial events of a streaming list. */
-    record InitApply<T>(T object) implements WatchEvent<T> {
+    /**
+     * One object of the initial list, or of the initial events of a streaming list.
+     *
+     * @param cached the object as cached: its metadata, and its model decoded on first use
+     */
+    record InitApply<T>(CachedObject<T> cached) implements WatchEvent<T> {
         public InitApply {
-            Objects.requireNonNull(object, "object");
+            Objects.requireNonNull(cached, "cached");
+        }
+
+        /** An event of an object already decoded. */
+        public InitApply(T object) {
+            this(cachedOf(object));
+        }
+
+        /** The object's model (decoded now if nobody has yet). */
+        public T object() {
+            return cached.object();
         }
     }
 
@@ -33,10 +49,24 @@ public sealed interface WatchEvent<T> {
     record InitDone<T>() implements WatchEvent<T> {
     }
 
-    /** An object was added or modified during the watch. */
-    record Apply<T>(T object) implements WatchEvent<T> {
+    /**
+     * An object was added or modified during the watch.
+     *
+     * @param cached the object as cached: its metadata, and its model decoded on first use
+     */
+    record Apply<T>(CachedObject<T> cached) implements WatchEvent<T> {
         public Apply {
-            Objects.requireNonNull(object, "object");
+            Objects.requireNonNull(cached, "cached");
+        }
+
+        /** An event of an object already decoded. */
+        public Apply(T object) {
+            this(cachedOf(object));
+        }
+
+        /** The object's model (decoded now if nobody has yet). */
+        public T object() {
+            return cached.object();
         }
     }
 
@@ -46,15 +76,37 @@ public sealed interface WatchEvent<T> {
      * client-go's {@code DeletedFinalStateUnknown}), carrying the last state the store held; such deletes come after
      * the relist's {@code InitApply} events and before its {@code InitDone}.
      */
-    record Delete<T>(T object, boolean finalStateUnknown) implements WatchEvent<T> {
+    record Delete<T>(CachedObject<T> cached, boolean finalStateUnknown) implements WatchEvent<T> {
         public Delete {
-            Objects.requireNonNull(object, "object");
+            Objects.requireNonNull(cached, "cached");
+        }
+
+        /** A delete of an object already decoded. */
+        public Delete(T object, boolean finalStateUnknown) {
+            this(cachedOf(object), finalStateUnknown);
         }
 
         /** A delete the watch reported, with the object's final state. */
         public Delete(T object) {
-            this(object, false);
+            this(cachedOf(object), false);
         }
+
+        /** The object's model (decoded now if nobody has yet). */
+        public T object() {
+            return cached.object();
+        }
+    }
+
+    /**
+     * The one way an event is made from a model: every object event carries a {@link CachedObject}, and a model
+     * handed in by a test or an adapter must be a Kubernetes object for its metadata to be read.
+     */
+    @SuppressWarnings("unchecked")
+    private static <T> CachedObject<T> cachedOf(T object) {
+        if (!(Objects.requireNonNull(object, "object") instanceof KubernetesObject kubernetesObject)) {
+            throw new IllegalArgumentException("not a Kubernetes object: " + object.getClass().getName());
+        }
+        return (CachedObject<T>) CachedObject.of(kubernetesObject);
     }
 
     /** Something went wrong; the watcher recovers by itself (backing off where the error calls for it). */

@@ -18,4 +18,14 @@ package dev.watchkeeper.watch;
 public interface WatchEventListener<T> {
 
     void onEvent(WatchEvent<T> event);
+
+    /**
+     * Whether this listener reads events' objects (their models). Such a listener is only handed objects that
+     * decode: an object that does not reaches it as a {@code DecodeFailed} {@link WatchEvent.Failure} instead. A
+     * listener that reads only keys and metadata ({@code apply.cached().key()}, {@code .labels()}) answers false; it
+     * is handed every object event, and no model is decoded for it.
+     */
+    default boolean readsObjects() {
+        return true;
+    }
 }

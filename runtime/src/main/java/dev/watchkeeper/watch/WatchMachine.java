@@ -1,6 +1,7 @@
 package dev.watchkeeper.watch;
 
 import dev.watchkeeper.resource.ResolvedResource;
+import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.watch.WatchState.Empty;
 import dev.watchkeeper.watch.WatchState.InitListed;
 import dev.watchkeeper.watch.WatchState.InitPage;
@@ -93,7 +94,7 @@ public final class WatchMachine<T> {
             return Step.backOff(error, new Empty<>());
         }
         List<WatchEvent<T>> events = new ArrayList<>(page.items().size() + 1);
-        for (T item : page.items()) {
+        for (CachedObject<T> item : page.items()) {
             events.add(new WatchEvent.InitApply<>(item));
         }
         for (String undecodable : page.undecodable()) {
@@ -180,10 +181,10 @@ public final class WatchMachine<T> {
         if (event instanceof WireEvent.Change<T> change) {
             goneWithoutProgress = false;
             WatchEvent<T> delivered = switch (change.type()) {
-                case DELETED -> new WatchEvent.Delete<>(change.object());
+                case DELETED -> new WatchEvent.Delete<>(change.cached(), false);
                 case ADDED, MODIFIED -> watching.initial()
-                        ? new WatchEvent.InitApply<>(change.object())
-                        : new WatchEvent.Apply<>(change.object());
+                        ? new WatchEvent.InitApply<>(change.cached())
+                        : new WatchEvent.Apply<>(change.cached());
             };
             return Step.progress(List.of(delivered), watching.advancedTo(change.resourceVersion(), watching.initial()));
         }

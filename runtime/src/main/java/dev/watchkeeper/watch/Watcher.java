@@ -6,6 +6,7 @@ import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.CacheStore;
+import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.Store;
 import dev.watchkeeper.text.Plural;
 import dev.watchkeeper.watch.http.HttpWatchApi;
@@ -13,11 +14,13 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.retry.RetryContext;
@@ -70,6 +73,8 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private final ThreadFactory threadFactory;
     private final Duration streakResetAfter;
     private final List<WatchEventListener<T>> listeners = new CopyOnWriteArrayList<>();
+    /** Objects readers of the store found undecodable (on their threads); counted as errors. */
+    private final AtomicLong undecodableReads = new AtomicLong();
 
     private volatile WatcherSnapshot snapshot;
     private volatile boolean closed;
@@ -88,6 +93,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private long events;
     private long relists;
     private long errors;
+    private final List<WatchEvent.Failure<T>> undecodableListItems = new ArrayList<>();
 
     private Watcher(Builder<T> builder) {
         this.name = builder.name != null ? builder.name : defaultName(builder.type, builder.scope);
@@ -105,7 +111,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         this.reportsDelays = backOffPolicy instanceof SleepingBackOffPolicy<?>;
         this.backOffSettings = builder.backOffPolicy != null ? null : builder.backOff;
         this.retryPolicy = builder.retryPolicy != null ? builder.retryPolicy : builder.backOff.retryPolicy(time.clock());
-        this.store = new CacheStore<>(builder.options.stripManagedFields());
+        this.store = new CacheStore<>(builder.options.stripManagedFields(), this::readerMetUndecodable);
         this.threadFactory = builder.threadFactory;
         this.streakResetAfter = builder.backOff.resetAfter();
         this.snapshot = snapshotOf(WatcherPhase.STARTING, null, null);
@@ -227,6 +233,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
                     break;
                 }
                 step.events().forEach(this::deliver);
+                deliverUndecodableListItems();
                 logFailuresRetriedAtOnce(step);
                 if (step.outcome() == Step.Outcome.PROGRESS) {
                     logRecovery();
@@ -308,9 +315,12 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     }
 
     private void deliver(WatchEvent<T> event) {
+        if (!(event instanceof WatchEvent.InitApply<T>)) {
+            deliverUndecodableListItems();
+        }
         if (event instanceof WatchEvent.InitDone<T>) {
             // Objects deleted while the watch was down: reported as deletes before InitDone (docs/semantics.md §1).
-            for (T gone : store.sweep()) {
+            for (CachedObject<T> gone : store.sweep()) {
                 deliver(new WatchEvent.Delete<>(gone, true));
             }
         }
@@ -329,7 +339,19 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
             events++;
         }
         store.onEvent(event);
+        CachedObject<T> object = objectOf(event);
+        boolean readable = true;
+        boolean checked = false;
         for (WatchEventListener<T> listener : listeners) {
+            if (object != null && listener.readsObjects()) {
+                if (!checked) {
+                    readable = object.decoded() != null;
+                    checked = true;
+                }
+                if (!readable) {
+                    continue;
+                }
+            }
             try {
                 listener.onEvent(event);
             } catch (Throwable thrown) {
@@ -340,6 +362,47 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
                 log.error("listener of watcher {} failed on {}", name, event.getClass().getSimpleName(), thrown);
             }
         }
+        if (!readable && object.claimReport()) {
+            reportUndecodable(event, object);
+        }
+    }
+
+    private static <T> CachedObject<T> objectOf(WatchEvent<T> event) {
+        return event instanceof WatchEvent.Apply<T> apply ? apply.cached()
+                : event instanceof WatchEvent.InitApply<T> apply ? apply.cached()
+                : event instanceof WatchEvent.Delete<T> delete ? delete.cached() : null;
+    }
+
+    /**
+     * Listeners that read objects were not handed {@code event}, whose model cannot be decoded: they get a
+     * {@code DecodeFailed} failure instead, right after it, or, for an object of a list page, after the page's
+     * objects (docs/semantics.md §7).
+     */
+    private void reportUndecodable(WatchEvent<T> event, CachedObject<T> object) {
+        WatchError error = new WatchError(ErrorKind.DECODE_FAILED, 0, "skipped " + object.problem(),
+                time.clock().instant());
+        log.warn("watcher {}: {}", name, error.message());
+        if (event instanceof WatchEvent.InitApply<T>) {
+            undecodableListItems.add(new WatchEvent.Failure<>(error));
+        } else {
+            deliver(new WatchEvent.Failure<>(error));
+        }
+    }
+
+    /** The failures of list items that could not be decoded, once the page's objects are delivered. */
+    private void deliverUndecodableListItems() {
+        while (!undecodableListItems.isEmpty()) {
+            deliver(undecodableListItems.remove(0));
+        }
+    }
+
+    /**
+     * A reader of the store met an object whose model cannot be decoded (first for this version): it is not served.
+     * Reported here, on the reader's thread, and counted in the next snapshot.
+     */
+    private void readerMetUndecodable(CachedObject<T> object) {
+        undecodableReads.incrementAndGet();
+        log.warn("watcher {}: skipped {}; it is not served until a newer version arrives", name, object.problem());
     }
 
     /** A listener threw a fatal error: it becomes the last error of the STOPPED snapshot {@link #run} publishes. */
@@ -400,7 +463,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         return new WatcherSnapshot(name, resource, scope.namespace(), scope.labelSelector(), scope.fieldSelector(),
                 phase, synced && phase != WatcherPhase.STOPPED, store.size(), resourceVersion, consecutiveFailures,
                 delay, nextAttemptAt, lastError,
-                new WatcherSnapshot.Counts(events, relists, errors), backOffDescription, backOffSettings);
+                new WatcherSnapshot.Counts(events, relists, errors + undecodableReads.get()), backOffDescription, backOffSettings);
     }
 
     private WatcherPhase phaseOf(WatchState<T> state) {

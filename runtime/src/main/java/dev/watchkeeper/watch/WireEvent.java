@@ -1,13 +1,15 @@
 package dev.watchkeeper.watch;
 
+import dev.watchkeeper.store.CachedObject;
+
 /** One line of a watch stream, decoded: what the state machine steps on. */
 public sealed interface WireEvent<T> {
 
     /** The object-carrying event types. */
     enum ChangeType { ADDED, MODIFIED, DELETED }
 
-    /** ADDED, MODIFIED or DELETED with its decoded object. */
-    record Change<T>(ChangeType type, T object, String resourceVersion) implements WireEvent<T> {
+    /** ADDED, MODIFIED or DELETED with its object (its model decoded on demand). */
+    record Change<T>(ChangeType type, CachedObject<T> cached, String resourceVersion) implements WireEvent<T> {
     }
 
     /** A BOOKMARK: only a resourceVersion, possibly the end of a streaming list's initial events. */

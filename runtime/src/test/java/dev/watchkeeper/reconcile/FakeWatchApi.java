@@ -2,6 +2,7 @@ package dev.watchkeeper.reconcile;
 
 import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.watch.ApiFailure;
 import dev.watchkeeper.watch.EventStream;
 import dev.watchkeeper.watch.ListPage;
@@ -61,11 +62,11 @@ public final class FakeWatchApi<T extends KubernetesObject> implements WatchApi<
 
     /** A MODIFIED (or ADDED) event on the open watch. */
     public void apply(T object) {
-        events.add(new WireEvent.Change<>(WireEvent.ChangeType.MODIFIED, object, rv(object)));
+        events.add(new WireEvent.Change<>(WireEvent.ChangeType.MODIFIED, CachedObject.of(object), rv(object)));
     }
 
     public void delete(T object) {
-        events.add(new WireEvent.Change<>(WireEvent.ChangeType.DELETED, object, rv(object)));
+        events.add(new WireEvent.Change<>(WireEvent.ChangeType.DELETED, CachedObject.of(object), rv(object)));
     }
 
     /** A fresh resourceVersion for test objects. */
@@ -88,7 +89,7 @@ public final class FakeWatchApi<T extends KubernetesObject> implements WatchApi<
         } catch (ExecutionException e) {
             throw new ApiFailure(0, "aborted");
         }
-        return new ListPage<>(initial, "1", null, List.of());
+        return new ListPage<>(initial.stream().map(CachedObject::of).toList(), "1", null, List.of());
     }
 
     @Override

@@ -84,7 +84,7 @@ class SmallPartsTest {
 
     @Test
     void ownerReferencesMapByGroupAndKindOfTheControllerOwner() {
-        CacheStore<V1ConfigMap> store = new CacheStore<>(true);
+        CacheStore<V1ConfigMap> store = new CacheStore<>(true, undecodable -> { });
         OwnerReferenceMapper<V1Secret> mapper = new OwnerReferenceMapper<>(ResourceType.of(V1ConfigMap.class), store);
 
         assertThat(mapper.map(secretOwnedBy("s", "a", true))).containsExactly(new ObjectKey("default", "a"));
@@ -96,7 +96,7 @@ class SmallPartsTest {
 
     @Test
     void ownerReferencesOfACustomTypeWithoutKindMatchWhatThePrimaryStoreHolds() {
-        CacheStore<DynamicKubernetesObject> store = new CacheStore<>(true);
+        CacheStore<DynamicKubernetesObject> store = new CacheStore<>(true, undecodable -> { });
         DynamicKubernetesObject generator = new DynamicKubernetesObject();
         generator.setApiVersion("samples.watchkeeper.dev/v1");
         generator.setKind("Generator");

@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 class MergedStoreTest {
 
-    private final CacheStore<V1ConfigMap> teamA = new CacheStore<>(true);
-    private final CacheStore<V1ConfigMap> teamB = new CacheStore<>(true);
+    private final CacheStore<V1ConfigMap> teamA = new CacheStore<>(true, undecodable -> { });
+    private final CacheStore<V1ConfigMap> teamB = new CacheStore<>(true, undecodable -> { });
     private final MergedStore<V1ConfigMap> merged = new MergedStore<>(List.of(teamB, teamA));
 
     @Test

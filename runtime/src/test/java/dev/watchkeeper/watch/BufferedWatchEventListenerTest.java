@@ -3,6 +3,8 @@ package dev.watchkeeper.watch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,18 +21,18 @@ class BufferedWatchEventListenerTest {
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         List<String> seen = new CopyOnWriteArrayList<>();
-        BufferedWatchEventListener<String> buffered = new BufferedWatchEventListener<>("w", "slow", 3, null,
+        BufferedWatchEventListener<V1ConfigMap> buffered = new BufferedWatchEventListener<>("w", "slow", 3, null,
                 event -> {
-                    seen.add(((WatchEvent.Apply<String>) event).object());
+                    seen.add(((WatchEvent.Apply<V1ConfigMap>) event).object().getMetadata().getName());
                     entered.countDown();
                     hold(release);
                 });
         buffered.start();
-        buffered.onEvent(new WatchEvent.Apply<>("first"));
+        buffered.onEvent(new WatchEvent.Apply<>(configMap("first")));
         assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue(); // the listener holds "first" and is stuck
 
         for (int i = 1; i <= 10; i++) {
-            buffered.onEvent(new WatchEvent.Apply<>("e" + i)); // returns at once although nobody takes
+            buffered.onEvent(new WatchEvent.Apply<>(configMap("e" + i))); // returns at once although nobody takes
         }
         assertThat(buffered.dropped()).isEqualTo(7);
         release.countDown();
@@ -55,6 +57,10 @@ class BufferedWatchEventListenerTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> seen.size() == 2);
         assertThat(buffered.dropped()).isZero();
         buffered.close();
+    }
+
+    private static V1ConfigMap configMap(String name) {
+        return new V1ConfigMap().metadata(new V1ObjectMeta().namespace("default").name(name));
     }
 
     private static void hold(CountDownLatch latch) {

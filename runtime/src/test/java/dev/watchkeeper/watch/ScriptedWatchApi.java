@@ -1,6 +1,7 @@
 package dev.watchkeeper.watch;
 
 import dev.watchkeeper.resource.ResolvedResource;
+import dev.watchkeeper.store.CachedObject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.io.IOException;
@@ -9,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
+import java.util.stream.Stream;
 
 /** A {@link WatchApi} answering from a script, for single-threaded tests of {@link WatchMachine}. */
 final class ScriptedWatchApi implements WatchApi<V1ConfigMap> {
@@ -19,7 +21,7 @@ final class ScriptedWatchApi implements WatchApi<V1ConfigMap> {
     final List<String> calls = new ArrayList<>();
 
     ScriptedWatchApi page(String continueToken, String resourceVersion, V1ConfigMap... items) {
-        answers.add(new ListPage<>(List.of(items), resourceVersion, continueToken, List.of()));
+        answers.add(new ListPage<>(Stream.of(items).map(CachedObject::of).toList(), resourceVersion, continueToken, List.of()));
         return this;
     }
 
@@ -44,7 +46,7 @@ final class ScriptedWatchApi implements WatchApi<V1ConfigMap> {
     }
 
     static WireEvent<V1ConfigMap> added(String name, String rv) {
-        return new WireEvent.Change<>(WireEvent.ChangeType.ADDED, cm(name, rv), rv);
+        return new WireEvent.Change<>(WireEvent.ChangeType.ADDED, CachedObject.of(cm(name, rv)), rv);
     }
 
     @Override

@@ -4,15 +4,14 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
-import com.google.gson.stream.JsonReader;
-import com.google.gson.stream.JsonToken;
+import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.watch.EventStream;
 import dev.watchkeeper.watch.WireEvent;
 import io.kubernetes.client.common.KubernetesObject;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -24,9 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads a watch response line by line and decodes each line into a {@link WireEvent}. The common line, a change
- * with {@code type} before {@code object}, is read in one streaming pass; any other line, or one that fails there, is
- * read as a JSON tree, which explains what is wrong with it. A line that is not JSON breaks the stream
+ * Reads a watch response line by line and decodes each line into a {@link WireEvent}. The common line, a change, is
+ * scanned in one pass over its bytes ({@link ObjectScanner}): its type and its object's metadata are read, and the
+ * object's bytes kept for decoding on demand; any other line, or one the scanner does not read, is read as a JSON
+ * tree, which explains what is wrong with it. A line that is not JSON breaks the stream
  * ({@link IOException}), and so does a line longer than the limit, which is never buffered whole; a well-formed
  * event that cannot be used becomes {@link WireEvent.Undecodable} and the stream goes on.
  */
@@ -40,16 +40,20 @@ final class HttpEventStream<T extends KubernetesObject> implements EventStream<T
     private final Response response;
     private final BufferedSource source;
     private final ObjectDecoder<T> decoder;
+    private final ObjectScanner<T> scanner;
     private final Duration idleTimeout;
     private final DataSize maxLine;
+    /** The line being read; grown to the longest line so far. */
+    private byte[] line = new byte[4096];
 
-    HttpEventStream(Response response, ObjectDecoder<T> decoder, Duration idleTimeout, DataSize maxLine,
-            Duration deadline) {
+    HttpEventStream(Response response, ObjectDecoder<T> decoder, ObjectScanner<T> scanner, Duration idleTimeout,
+            DataSize maxLine, Duration deadline) {
         this.idleTimeout = idleTimeout;
         this.maxLine = maxLine;
         this.response = response;
         this.source = response.body().source();
         this.decoder = decoder;
+        this.scanner = scanner;
         if (deadline != null) {
             source.timeout().deadline(deadline.toMillis(), TimeUnit.MILLISECONDS);
         }
@@ -57,21 +61,32 @@ final class HttpEventStream<T extends KubernetesObject> implements EventStream<T
 
     @Override
     public WireEvent<T> next() throws IOException {
-        String line;
+        int length;
         do {
-            line = readLine();
-            if (line == null) {
+            length = readLine();
+            if (length < 0) {
                 return null;
             }
-        } while (line.isBlank());
-        return decode(line);
+        } while (isBlank(length));
+        return decode(length);
+    }
+
+    private boolean isBlank(int length) {
+        for (int i = 0; i < length; i++) {
+            byte b = line[i];
+            if (b != ' ' && b != '\t' && b != '\r' && b != '\n' && b != '\f' && b != 0x0b) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
-     * Reads a line of at most {@code maxLine} bytes, buffering no more than that; IO errors are rephrased, since
-     * OkHttp's own messages may quote the payload.
+     * Reads a line of at most {@code maxLine} bytes into {@link #line}, buffering no more than that, and returns its
+     * length without the line break, or -1 at the end of the stream; IO errors are rephrased, since OkHttp's own
+     * messages may quote the payload.
      */
-    private String readLine() throws IOException {
+    private int readLine() throws IOException {
         long limit = maxLine.toBytes();
         long newline;
         try {
@@ -90,13 +105,20 @@ final class HttpEventStream<T extends KubernetesObject> implements EventStream<T
                     + " (watchkeeper.watch.max-event-size)");
         }
         try {
-            String line = newline < 0 ? source.readUtf8() : source.readUtf8(newline);
+            int length = (int) (newline < 0 ? source.getBuffer().size() : newline);
+            if (newline < 0 && length == 0) {
+                return -1;
+            }
+            if (line.length < length) {
+                line = new byte[Math.max(length, line.length * 2)];
+            }
+            for (int read = 0; read < length; ) {
+                read += source.read(line, read, length - read);
+            }
             if (newline >= 0) {
                 source.skip(1);
-            } else if (line.isEmpty()) {
-                return null;
             }
-            return line.endsWith("\r") ? line.substring(0, line.length() - 1) : line;
+            return length > 0 && line[length - 1] == '\r' ? length - 1 : length;
         } catch (IOException e) {
             throw new IOException("the connection broke mid-stream (" + e.getClass().getSimpleName() + ")", e);
         }
@@ -111,45 +133,12 @@ final class HttpEventStream<T extends KubernetesObject> implements EventStream<T
         return bytes % DataSize.ofKilobytes(1).toBytes() == 0 ? size.toKilobytes() + "KB" : bytes + "B";
     }
 
-    private WireEvent<T> decode(String line) throws IOException {
-        WireEvent<T> change = decoder.streams() ? readChange(line) : null;
-        return change != null ? change : decodeTree(line);
-    }
-
-    /**
-     * {@code {"type":"ADDED|MODIFIED|DELETED","object":{...}}} in one pass, or null for any other line and for any
-     * failure: the tree path then decodes the line again and reports it.
-     */
-    private WireEvent<T> readChange(String line) {
-        try (JsonReader reader = new JsonReader(new StringReader(line))) {
-            reader.beginObject();
-            if (!"type".equals(reader.nextName()) || reader.peek() != JsonToken.STRING) {
-                return null;
-            }
-            WireEvent.ChangeType type = changeType(reader.nextString());
-            if (type == null || !"object".equals(reader.nextName())) {
-                return null;
-            }
-            T object = decoder.read(reader);
-            if (object == null || object.getMetadata() == null || object.getMetadata().getName() == null) {
-                return null;
-            }
-            while (reader.hasNext()) {
-                String name = reader.nextName();
-                if (name.equals("type") || name.equals("object")) {
-                    // a repeated key: the tree path keeps the last value, as the API server's own JSON does
-                    return null;
-                }
-                reader.skipValue();
-            }
-            reader.endObject();
-            if (reader.peek() != JsonToken.END_DOCUMENT) {
-                return null;
-            }
-            return new WireEvent.Change<>(type, object, object.getMetadata().getResourceVersion());
-        } catch (IOException | RuntimeException failed) {
-            return null;
+    private WireEvent<T> decode(int length) throws IOException {
+        ObjectScanner.ScannedChange<T> change = scanner.change(line, length);
+        if (change != null) {
+            return new WireEvent.Change<>(change.type(), change.object(), change.object().resourceVersion());
         }
+        return decodeTree(new String(line, 0, length, StandardCharsets.UTF_8));
     }
 
     private static WireEvent.ChangeType changeType(String type) {
@@ -207,7 +196,7 @@ final class HttpEventStream<T extends KubernetesObject> implements EventStream<T
         if (decoded.object() == null) {
             return new WireEvent.Undecodable<>(type + " of " + decoded.problem(), decoded.resourceVersion());
         }
-        return new WireEvent.Change<>(type, decoded.object(), decoded.resourceVersion());
+        return new WireEvent.Change<>(type, CachedObject.of(decoded.object()), decoded.resourceVersion());
     }
 
     private static <T> WireEvent<T> errorStatus(JsonElement status) {

@@ -9,6 +9,7 @@ import com.google.gson.stream.JsonToken;
 import dev.watchkeeper.resource.BuiltInResources;
 import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.watch.ApiFailure;
 import dev.watchkeeper.watch.EventStream;
 import dev.watchkeeper.watch.ListPage;
@@ -23,6 +24,7 @@ import io.kubernetes.client.openapi.Pair;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -90,7 +92,8 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         String path = type.group().isEmpty() ? "/api/" + type.version() : "/apis/" + type.group() + "/" + type.version();
         String display = type.apiVersion();
         // Named by its CRD (plural guessed from the kind if need be): a missing CRD is the usual 404 here.
-        String body = execute(listClient, get(path, List.of(), JSON), "discover", type.qualifiedName(), display);
+        String body = new String(execute(listClient, get(path, List.of(), JSON), "discover", type.qualifiedName(),
+                display), StandardCharsets.UTF_8);
         try {
             JsonElement list = JsonParser.parseString(body);
             for (JsonElement resource : list.getAsJsonObject().getAsJsonArray("resources")) {
@@ -120,10 +123,14 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         addIfPresent(query, "continue", continueToken);
         addSelectors(query);
         String display = resource.toString();
-        String body = execute(listClient, get(resource.collectionPath(scope.namespace()), query,
+        byte[] body = execute(listClient, get(resource.collectionPath(scope.namespace()), query,
                 type.isMetadataOnly() ? METADATA_LIST : JSON), "list",
                 resource.qualifiedName(), display);
-        return parseList(body, display);
+        ObjectScanner.ScannedList<T> scanned = scanner(display).list(body);
+        if (scanned != null) {
+            return new ListPage<>(scanned.items(), scanned.resourceVersion(), scanned.continueToken(), List.of());
+        }
+        return parseList(new String(body, StandardCharsets.UTF_8), display);
     }
 
     @Override
@@ -155,7 +162,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
             }
             throw ApiFailures.fromResponse(response, body, "watch", resource.qualifiedName(), display, scope, custom);
         }
-        return new HttpEventStream<>(response, decoder, options.timeout().plus(options.idleMargin()),
+        return new HttpEventStream<>(response, decoder, scanner(display), options.timeout().plus(options.idleMargin()),
                 options.maxEventSize(), request.initialEventsDeadline());
     }
 
@@ -167,35 +174,23 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         }
     }
 
+    /** Reads a watch line's or a list's objects for this watcher, keeping their JSON to decode on demand. */
+    private ObjectScanner<T> scanner(String display) {
+        return new ObjectScanner<>(decoder, display, options.stripManagedFields(), ModelGson.strings());
+    }
+
     /**
-     * A page read in one streaming pass when every item decodes; otherwise read again item by item as trees, so an
-     * item that cannot be used is reported by name and skipped.
+     * A page the scanner did not read, read item by item as trees, so an item that cannot be used is reported by
+     * name and skipped, and a body that is no list says what is wrong with it.
      */
     private ListPage<T> parseList(String body, String display) throws ApiFailure {
-        if (decoder.streams()) {
-            List<T> items = new ArrayList<>();
-            try (JsonReader reader = new JsonReader(new StringReader(body))) {
-                ListMetadata metadata = walkList(reader, item -> {
-                    T object = decoder.read(item);
-                    if (object == null || object.getMetadata() == null || object.getMetadata().getName() == null) {
-                        throw new IOException("an item without metadata.name");
-                    }
-                    items.add(object);
-                });
-                if (metadata.hasItems()) {
-                    return new ListPage<>(items, metadata.resourceVersion(), metadata.continueToken(), List.of());
-                }
-            } catch (IOException | RuntimeException failed) {
-                // read again below, item by item, which says what is wrong
-            }
-        }
-        List<T> items = new ArrayList<>();
+        List<CachedObject<T>> items = new ArrayList<>();
         List<String> undecodable = new ArrayList<>();
         try (JsonReader reader = gson.newJsonReader(new StringReader(body))) {
             ListMetadata metadata = walkList(reader, item -> {
                 ObjectDecoder.Decoded<T> decoded = decoder.decode(JsonParser.parseReader(item));
                 if (decoded.object() != null) {
-                    items.add(decoded.object());
+                    items.add(CachedObject.of(decoded.object()));
                 } else {
                     undecodable.add(decoded.problem());
                 }
@@ -256,14 +251,15 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         return new ListMetadata(resourceVersion, continueToken, hasItems);
     }
 
-    private String execute(OkHttpClient http, Request request, String verb, String resource, String display)
+    private byte[] execute(OkHttpClient http, Request request, String verb, String resource, String display)
             throws ApiFailure {
         Call call = http.newCall(request);
         inFlight = call;
         try (Response response = send(call)) {
-            String body = read(response, verb, display);
+            byte[] body = readBytes(response, verb, display);
             if (!response.isSuccessful()) {
-                throw ApiFailures.fromResponse(response, body, verb, resource, display, scope, custom);
+                throw ApiFailures.fromResponse(response, new String(body, StandardCharsets.UTF_8), verb, resource,
+                        display, scope, custom);
             }
             return body;
         } catch (IOException e) {
@@ -289,6 +285,16 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
                 throw new InterruptedIOException("interrupted while connecting");
             }
             throw new IOException(undeclared);
+        }
+    }
+
+    /** The body's bytes; failing to read them once the server has answered is not failing to reach the server. */
+    private static byte[] readBytes(Response response, String verb, String display) throws ApiFailure {
+        ResponseBody body = response.body();
+        try {
+            return body == null ? new byte[0] : body.bytes();
+        } catch (IOException e) {
+            throw ApiFailures.fromUnreadableBody(response, e, verb, display);
         }
     }
 

@@ -36,13 +36,19 @@ final class ModelGson {
         return Holder.GSON;
     }
 
-    private static final class Holder {
-        static final Gson GSON = create();
+    /** The table of shared strings the Gson's string adapter uses, for readers that share strings too. */
+    static SharedStrings strings() {
+        return Holder.STRINGS;
     }
 
-    private static Gson create() {
+    private static final class Holder {
+        static final SharedStrings STRINGS = new SharedStrings();
+        static final Gson GSON = create(STRINGS);
+    }
+
+    private static Gson create(SharedStrings strings) {
         GsonBuilder builder = new GsonBuilder()
-                .registerTypeAdapter(String.class, new SharedStrings())
+                .registerTypeAdapter(String.class, strings)
                 .registerTypeAdapter(OffsetDateTime.class, new JSON.OffsetDateTimeTypeAdapter())
                 .registerTypeAdapter(LocalDate.class, new JSON.LocalDateTypeAdapter())
                 .registerTypeAdapter(Date.class, new JSON.DateTypeAdapter())

@@ -6,15 +6,21 @@ import com.google.gson.JsonObject;
 import com.google.gson.TypeAdapter;
 import com.google.gson.stream.JsonReader;
 import io.kubernetes.client.common.KubernetesObject;
+import com.google.gson.JsonParseException;
+import com.google.gson.JsonParser;
+import dev.watchkeeper.store.CachedObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 
 /**
- * Decodes one object of a list or watch event into the watcher's type, from its JSON tree or straight from a stream.
- * From a tree, a poison object becomes a description (namespace/name/rv), never an exception that stalls the
- * watcher. The client's generated models are read with {@link ModelGson}, any other type with the client's Gson.
+ * Decodes one object of a list or watch event into the watcher's type: from the bytes a {@link CachedObject} keeps,
+ * from its JSON tree, or straight from a stream. A poison object becomes a description (namespace/name/rv), never
+ * an exception that stalls the watcher. The client's generated models are read with {@link ModelGson}, any other
+ * type with the client's Gson.
  */
-final class ObjectDecoder<T extends KubernetesObject> {
+final class ObjectDecoder<T extends KubernetesObject> implements CachedObject.Decoder<T> {
 
     /** The object, or {@code problem} naming what could not be decoded. */
     record Decoded<T>(T object, String problem, String resourceVersion) {
@@ -29,17 +35,44 @@ final class ObjectDecoder<T extends KubernetesObject> {
         this.adapter = dynamic ? null : (ModelGson.covers(type) ? ModelGson.gson() : gson).getAdapter(type);
     }
 
-    /** Whether {@link #read} can decode this type from a stream (not for dynamic objects, which need the tree). */
-    boolean streams() {
-        return !dynamic;
+    /**
+     * The model of {@code json} in one streaming pass; if that fails, from its JSON tree, which keeps the last of
+     * repeated keys as the API server's own JSON does; {@code null} if neither decodes ({@link #problem} says why).
+     */
+    @Override
+    public T decode(byte[] json) {
+        String text = new String(json, StandardCharsets.UTF_8);
+        if (!dynamic) {
+            try (JsonReader reader = new JsonReader(new StringReader(text))) {
+                T object = adapter.read(reader);
+                if (object != null && object.getMetadata() != null && object.getMetadata().getName() != null) {
+                    return object;
+                }
+            } catch (IOException | RuntimeException failed) {
+                // read as a tree below
+            }
+        }
+        try {
+            return decode(JsonParser.parseString(text)).object();
+        } catch (JsonParseException notJson) {
+            return null;
+        }
     }
 
-    /**
-     * Reads the object at the reader's position, or throws: a caller that wants to know what was wrong decodes the
-     * same JSON again as a tree.
-     */
-    T read(JsonReader reader) throws IOException {
-        return adapter.read(reader);
+    @Override
+    public String problem(byte[] json, Exception failure) {
+        JsonElement tree;
+        try {
+            tree = JsonParser.parseString(new String(json, StandardCharsets.UTF_8));
+        } catch (JsonParseException e) {
+            return "an object that is not JSON (" + e.getClass().getSimpleName() + ")";
+        }
+        Decoded<T> decoded = decode(tree);
+        if (decoded.problem() != null) {
+            return decoded.problem();
+        }
+        return "an object that does not decode (" + (failure == null ? "no model" : failure.getClass().getSimpleName())
+                + ")" + JsonFields.where(tree);
     }
 
     @SuppressWarnings("unchecked")

@@ -1,0 +1,146 @@
+package dev.watchkeeper.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.watchkeeper.watch.WatchEvent;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(20)
+class CachedObjectTest {
+
+    /** Decodes {@code name|rv} into a ConfigMap, counting calls; "poison" does not decode. */
+    private static final class CountingDecoder implements CachedObject.Decoder<V1ConfigMap> {
+        final AtomicInteger decodes = new AtomicInteger();
+        final List<String> decoded = new CopyOnWriteArrayList<>();
+        final CountDownLatch gate;
+
+        CountingDecoder(CountDownLatch gate) {
+            this.gate = gate;
+        }
+
+        @Override
+        public V1ConfigMap decode(byte[] json) throws Exception {
+            decodes.incrementAndGet();
+            gate.await(5, TimeUnit.SECONDS);
+            String[] parts = new String(json, StandardCharsets.UTF_8).split("\\|");
+            if (parts[0].equals("poison")) {
+                throw new IllegalStateException("poison");
+            }
+            decoded.add(parts[0]);
+            return new V1ConfigMap().metadata(new V1ObjectMeta().namespace("default").name(parts[0])
+                    .resourceVersion(parts[1]));
+        }
+
+        @Override
+        public String problem(byte[] json, Exception failure) {
+            return "an object that does not decode (" + failure.getClass().getSimpleName() + ")";
+        }
+    }
+
+    private static CachedObject<V1ConfigMap> raw(String name, String rv, Map<String, String> labels,
+            CachedObject.Decoder<V1ConfigMap> decoder) {
+        return new CachedObject<>(new ObjectKey("default", name), "uid-" + name, rv, 1L, labels, null, null, null,
+                (name + "|" + rv).getBytes(StandardCharsets.UTF_8), decoder);
+    }
+
+    @Test
+    void concurrentFirstReadsDecodeOnceAndShareTheModel() throws Exception {
+        CountDownLatch gate = new CountDownLatch(1);
+        CountingDecoder decoder = new CountingDecoder(gate);
+        CachedObject<V1ConfigMap> object = raw("a", "7", Map.of(), decoder);
+        ExecutorService readers = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<V1ConfigMap>> reads = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                reads.add(readers.submit(object::decoded));
+            }
+            Thread.sleep(50); // let every reader reach the object while the first decode is held
+            gate.countDown();
+            V1ConfigMap first = reads.get(0).get(5, TimeUnit.SECONDS);
+            for (Future<V1ConfigMap> read : reads) {
+                assertThat(read.get(5, TimeUnit.SECONDS)).isSameAs(first);
+            }
+        } finally {
+            readers.shutdownNow();
+        }
+        assertThat(decoder.decodes).hasValue(1);
+        assertThat(object.isDecoded()).isTrue();
+    }
+
+    @Test
+    void anUndecodableObjectIsReportedOnceAndNotServedWhileTheRestOfTheStoreIs() {
+        CountingDecoder decoder = new CountingDecoder(new CountDownLatch(0));
+        List<String> reported = new ArrayList<>();
+        CacheStore<V1ConfigMap> store = new CacheStore<>(true, object -> reported.add(object.key() + " "
+                + object.problem()));
+        store.onEvent(new WatchEvent.Init<>());
+        store.onEvent(new WatchEvent.InitApply<>(raw("a", "1", Map.of(), decoder)));
+        store.onEvent(new WatchEvent.InitApply<>(raw("poison", "2", Map.of(), decoder)));
+        store.onEvent(new WatchEvent.InitApply<>(raw("c", "3", Map.of(), decoder)));
+        store.onEvent(new WatchEvent.InitDone<>());
+
+        assertThat(store.get("default", "poison")).isEmpty();
+        assertThat(store.list()).extracting(c -> c.getMetadata().getName()).containsExactly("a", "c");
+        assertThat(store.listInNamespace("default")).hasSize(2);
+        assertThat(store.get("default", "poison")).isEmpty();
+        assertThat(reported).containsExactly("default/poison an object that does not decode (IllegalStateException)");
+        assertThat(decoder.decodes).as("decoded once per version, failures included").hasValue(3);
+
+        // a newer version of the same key that decodes is served at once
+        CachedObject<V1ConfigMap> fixed = new CachedObject<>(new ObjectKey("default", "poison"), null, "4", null, null,
+                null, null, null, "fixed|4".getBytes(StandardCharsets.UTF_8), decoder);
+        store.onEvent(new WatchEvent.Apply<>(fixed));
+        assertThat(store.get("default", "poison")).hasValueSatisfying(c -> assertThat(c.getMetadata()
+                .getResourceVersion()).isEqualTo("4"));
+        assertThat(reported).hasSize(1);
+    }
+
+    @Test
+    void aLabelSelectorReadsLabelsWithoutDecoding() {
+        CountingDecoder decoder = new CountingDecoder(new CountDownLatch(0));
+        CacheStore<V1ConfigMap> store = new CacheStore<>(true, object -> { });
+        CachedObject<V1ConfigMap> web = raw("web", "1", Map.of("tier", "web"), decoder);
+        CachedObject<V1ConfigMap> db = raw("db", "2", Map.of("tier", "db"), decoder);
+        store.onEvent(new WatchEvent.Init<>());
+        store.onEvent(new WatchEvent.InitApply<>(web));
+        store.onEvent(new WatchEvent.InitApply<>(db));
+        store.onEvent(new WatchEvent.InitDone<>());
+
+        assertThat(store.list("tier=web")).extracting(c -> c.getMetadata().getName()).containsExactly("web");
+        assertThat(store.cached(new ObjectKey("default", "db"))).hasValueSatisfying(cached -> {
+            assertThat(cached.labels()).containsEntry("tier", "db");
+            assertThat(cached.isDecoded()).isFalse();
+        });
+        assertThat(decoder.decoded).containsExactly("web");
+        assertThat(store.size()).isEqualTo(2);
+    }
+
+    @Test
+    void anObjectHandedInDecodedCarriesItsModelsMetadata() {
+        V1ConfigMap model = new V1ConfigMap().metadata(new V1ObjectMeta().namespace("ns").name("n").uid("u")
+                .resourceVersion("9").generation(3L).labels(Map.of("app", "x")).addFinalizersItem("f"));
+        CachedObject<V1ConfigMap> cached = CachedObject.of(model);
+
+        assertThat(cached.key()).isEqualTo(new ObjectKey("ns", "n"));
+        assertThat(List.of(cached.uid(), cached.resourceVersion())).containsExactly("u", "9");
+        assertThat(cached.generation()).isEqualTo(3L);
+        assertThat(cached.labels()).containsExactly(Map.entry("app", "x"));
+        assertThat(cached.finalizers()).containsExactly("f");
+        assertThat(cached.deletionTimestamp()).isNull();
+        assertThat(cached.decoded()).isSameAs(model);
+    }
+}
