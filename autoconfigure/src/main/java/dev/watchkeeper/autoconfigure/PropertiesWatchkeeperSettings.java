@@ -51,6 +51,7 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
                 .withPageSize(pick(o.pageSize(), global.pageSize()))
                 .withTimeout(pick(o.timeout(), global.timeout()))
                 .withInitialList(pick(o.initialList(), global.initialList()))
+                .withListSemantics(pick(o.listSemantics(), global.listSemantics()))
                 .withStripManagedFields(pick(o.stripManagedFields(), global.stripManagedFields()))
                 .withAutoFallbackAfter(pick(o.autoFallbackAfter(), global.autoFallbackAfter()))
                 .withMaxEventSize(pick(o.maxEventSize(), global.maxEventSize())));

@@ -1,6 +1,7 @@
 package dev.watchkeeper.autoconfigure;
 
 import dev.watchkeeper.watch.InitialListStrategy;
+import dev.watchkeeper.watch.ListSemantics;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -106,6 +107,10 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param pageSize           Items per list page ({@code limit})
      * @param timeout            Server-side timeout of each watch call; a watch silent for 5 s longer is broken
      * @param initialList        {@code list-watch}, {@code streaming} ({@code sendInitialEvents}) or {@code auto}
+     * @param listSemantics      The lists of list-watch: {@code consistent} (resourceVersion unset, paged) or
+     *                           {@code cached} (client-go's: from the API server's watch cache, resourceVersion=0 first
+     *                           and the last synced version on relists, unpaged; consistent only when that version is
+     *                           refused as expired or too large)
      * @param stripManagedFields Drop {@code metadata.managedFields} before caching
      * @param autoFallbackAfter  With {@code auto}: fall back to list-watch when a streaming list has not ended its
      *                           initial events after this long
@@ -113,8 +118,8 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      */
     public record Watch(@DefaultValue("500") int pageSize, @DefaultValue("290s") Duration timeout,
             @DefaultValue("list-watch") InitialListStrategy initialList,
-            @DefaultValue("true") boolean stripManagedFields, @DefaultValue("10s") Duration autoFallbackAfter,
-            @DefaultValue("16MB") DataSize maxEventSize) {
+            @DefaultValue("consistent") ListSemantics listSemantics, @DefaultValue("true") boolean stripManagedFields,
+            @DefaultValue("10s") Duration autoFallbackAfter, @DefaultValue("16MB") DataSize maxEventSize) {
     }
 
     /**
@@ -265,6 +270,7 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param pageSize           Items per list page
      * @param timeout            Server-side watch timeout
      * @param initialList        Initial list strategy
+     * @param listSemantics      The lists of list-watch: {@code consistent} or {@code cached}
      * @param stripManagedFields Drop managedFields before caching
      * @param autoFallbackAfter  With {@code auto}: how long a streaming list may take to end its initial events
      * @param maxEventSize       Longest watch event read
@@ -272,10 +278,10 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      *                           ({@code PartialObjectMetadata}) and cache that, not their contents
      */
     public record WatchOverrides(Integer pageSize, Duration timeout, InitialListStrategy initialList,
-            Boolean stripManagedFields, Duration autoFallbackAfter, DataSize maxEventSize, Boolean metadataOnly) {
+            ListSemantics listSemantics, Boolean stripManagedFields, Duration autoFallbackAfter, DataSize maxEventSize, Boolean metadataOnly) {
 
         /** No overrides. */
-        static final WatchOverrides NONE = new WatchOverrides(null, null, null, null, null, null, null);
+        static final WatchOverrides NONE = new WatchOverrides(null, null, null, null, null, null, null, null);
 
         /** Whether {@code metadata-only} is set to true. */
         boolean isMetadataOnly() {

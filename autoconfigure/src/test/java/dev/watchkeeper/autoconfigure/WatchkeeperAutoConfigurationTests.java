@@ -10,6 +10,7 @@ import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.watch.InitialListStrategy;
+import dev.watchkeeper.watch.ListSemantics;
 import dev.watchkeeper.watch.WatchOptions;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -231,6 +232,19 @@ class WatchkeeperAutoConfigurationTests {
                     WatchkeeperSettings settings = context.getBean(WatchkeeperSettings.class);
                     assertThat(settings.watchOptions("cms").autoFallbackAfter()).isEqualTo(Duration.ofSeconds(3));
                     assertThat(settings.watchOptions("other").autoFallbackAfter()).isEqualTo(Duration.ofSeconds(10));
+                });
+    }
+
+    @Test
+    void listSemanticsAreConsistentUnlessSetGloballyOrPerWatcher() {
+        runner.withUserConfiguration(Declared.class).run(context -> assertThat(context
+                .getBean(WatchkeeperSettings.class).watchOptions("cms").listSemantics())
+                .isEqualTo(ListSemantics.CONSISTENT));
+        runner.withUserConfiguration(Declared.class).withPropertyValues("watchkeeper.watch.list-semantics=cached",
+                "watchkeeper.watchers.cms.watch.list-semantics=consistent").run(context -> {
+                    WatchkeeperSettings settings = context.getBean(WatchkeeperSettings.class);
+                    assertThat(settings.watchOptions("cms").listSemantics()).isEqualTo(ListSemantics.CONSISTENT);
+                    assertThat(settings.watchOptions("other").listSemantics()).isEqualTo(ListSemantics.CACHED);
                 });
     }
 

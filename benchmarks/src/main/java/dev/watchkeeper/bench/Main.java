@@ -12,6 +12,7 @@ import java.util.List;
  * java -jar benchmarks/target/benchmarks.jar all            # every scenario at full size
  * java -jar benchmarks/target/benchmarks.jar all --quick    # small sizes, under 2 minutes (CI smoke)
  * java -jar benchmarks/target/benchmarks.jar watch|sync|scaling|dispatch|outage|startup [--quick]
+ * java -jar benchmarks/target/benchmarks.jar list-semantics [--quick]   # needs the real control plane (controlplane/)
  * </pre>
  */
 public final class Main {
@@ -62,8 +63,10 @@ public final class Main {
             case "scaling" -> scaling(quick);
             case "outage" -> outage(quick);
             case "startup" -> startup(quick);
+            case "list-semantics" -> listSemantics(quick);
             default -> {
-                System.err.println("usage: benchmarks.jar [all|watch|sync|scaling|dispatch|outage|startup] [--quick]");
+                System.err.println("usage: benchmarks.jar [all|watch|sync|scaling|dispatch|outage|startup"
+                        + "|list-semantics] [--quick]");
                 System.exit(2);
             }
         }
@@ -115,6 +118,11 @@ public final class Main {
 
     private static void outage(boolean quick) throws Exception {
         new OutageLoad(quick ? java.time.Duration.ofSeconds(20) : java.time.Duration.ofMinutes(3)).run();
+    }
+
+    private static void listSemantics(boolean quick) throws Exception {
+        // -Dbench.list.objects=N: how many ConfigMaps the lists return.
+        new ListSemanticsCost(Integer.getInteger("bench.list.objects", quick ? 500 : 3_000), 2, quick ? 3 : 10).run();
     }
 
     private static void startup(boolean quick) throws Exception {

@@ -4,6 +4,7 @@ import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.watch.EventStream;
 import dev.watchkeeper.watch.ListPage;
+import dev.watchkeeper.watch.ListRequest;
 import dev.watchkeeper.watch.WatchApi;
 import dev.watchkeeper.watch.WatchRequest;
 import dev.watchkeeper.watch.WireEvent;
@@ -57,7 +58,7 @@ final class SyntheticWatchApi implements WatchApi<V1ConfigMap> {
     }
 
     @Override
-    public ListPage<V1ConfigMap> list(ResolvedResource resource, String continueToken) {
+    public ListPage<V1ConfigMap> list(ResolvedResource resource, ListRequest request) {
         List<CachedObject<V1ConfigMap>> items = new ArrayList<>(keys);
         for (int i = 0; i < keys; i++) {
             items.add(CachedObject.of(object(i, "1")));

@@ -4,6 +4,7 @@ import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.watch.ApiFailure;
 import dev.watchkeeper.watch.EventStream;
+import dev.watchkeeper.watch.ListRequest;
 import dev.watchkeeper.watch.WatchApi;
 import dev.watchkeeper.watch.WatchRequest;
 import dev.watchkeeper.watch.WireEvent;
@@ -35,7 +36,7 @@ final class WatchApiListerWatcher implements ListerWatcher<V1ConfigMap, V1Config
     @Override
     public V1ConfigMapList list(CallGeneratorParams params) throws ApiException {
         try {
-            var page = api.list(api.resolve(), null);
+            var page = api.list(api.resolve(), ListRequest.consistent());
             return new V1ConfigMapList().items(page.items().stream().map(CachedObject::object).toList()).metadata(new V1ListMeta().resourceVersion(page.resourceVersion()));
         } catch (ApiFailure e) {
             throw new ApiException(e);

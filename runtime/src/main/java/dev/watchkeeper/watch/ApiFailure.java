@@ -14,11 +14,22 @@ public final class ApiFailure extends Exception {
 
     private final int code;
     private final transient Duration retryAfter;
+    private final boolean resourceVersionTooLarge;
 
     public ApiFailure(int code, String message, Duration retryAfter, Throwable cause) {
+        this(code, message, retryAfter, cause, false);
+    }
+
+    /**
+     * @param resourceVersionTooLarge the server's Status names the cause {@code ResourceVersionTooLarge}: it has not
+     *                                reached the requested resourceVersion yet
+     */
+    public ApiFailure(int code, String message, Duration retryAfter, Throwable cause,
+            boolean resourceVersionTooLarge) {
         super(message, cause);
         this.code = code;
         this.retryAfter = retryAfter;
+        this.resourceVersionTooLarge = resourceVersionTooLarge;
     }
 
     public ApiFailure(int code, String message) {
@@ -32,6 +43,11 @@ public final class ApiFailure extends Exception {
     /** The server's Retry-After, or {@code null}. */
     public Duration retryAfter() {
         return retryAfter;
+    }
+
+    /** Whether the server refused a resourceVersion it has not reached yet ("Too large resource version"). */
+    public boolean resourceVersionTooLarge() {
+        return resourceVersionTooLarge;
     }
 
     /** Whether nothing accepted the connection: the server is down or restarting, not answering wrongly. */

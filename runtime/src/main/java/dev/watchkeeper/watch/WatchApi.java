@@ -12,8 +12,8 @@ public interface WatchApi<T> {
     /** Plural and scope of the resource, from discovery unless declared. */
     ResolvedResource resolve() throws ApiFailure;
 
-    /** One page of the list; {@code continueToken} null for the first page. */
-    ListPage<T> list(ResolvedResource resource, String continueToken) throws ApiFailure;
+    /** One page of a list. */
+    ListPage<T> list(ResolvedResource resource, ListRequest request) throws ApiFailure;
 
     /** Opens a watch. */
     EventStream<T> watch(ResolvedResource resource, WatchRequest request) throws ApiFailure;

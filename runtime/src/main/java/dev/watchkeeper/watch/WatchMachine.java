@@ -20,10 +20,13 @@ import java.util.Objects;
  * at most one event through the {@link WatchApi}, and returns the events, the next state and whether to back off.
  * No threads and no sleeping: the driver ({@link Watcher}) owns those, so every transition is a unit test.
  *
- * <p>The machine remembers two facts across steps: the resolved resource (discovered once), and whether the last
+ * <p>The machine remembers these facts across steps: the resolved resource (discovered once); whether the last
  * 410 came without any watch event since the one before — the progress guard that keeps immediate relists from
- * becoming a hot loop behind a misbehaving proxy. In {@code AUTO} mode it also remembers how many streaming lists
- * failed in a row, and a fallback to list-watch.
+ * becoming a hot loop behind a misbehaving proxy; and the last synced resourceVersion (the list's, then each
+ * event's or bookmark's), where a rewatch resumes and a {@link ListSemantics#CACHED} relist asks from. In
+ * {@code CACHED} mode it also remembers whether that version was refused (the next list is then consistent) and
+ * whether the server paged a list at any version; in {@code AUTO} mode, how many streaming lists failed in a row,
+ * and a fallback to list-watch.
  */
 public final class WatchMachine<T> {
 
@@ -44,6 +47,9 @@ public final class WatchMachine<T> {
     private boolean streaming;
     private boolean goneWithoutProgress;
     private int failedStreamingLists;
+    private String syncedVersion;
+    private boolean syncedVersionRefused;
+    private boolean pagesCachedLists;
 
     public WatchMachine(WatchApi<T> api, WatchOptions options, Clock clock) {
         this.api = Objects.requireNonNull(api, "api");
@@ -54,13 +60,28 @@ public final class WatchMachine<T> {
 
     /** Takes one step from {@code state}. Never throws for API or stream trouble: those become error events. */
     public Step<T> step(WatchState<T> state) {
+        Step<T> step = next(state);
+        if (step.next() instanceof InitListed<T> listed) {
+            syncedVersion = listed.resourceVersion();
+        } else if (step.next() instanceof Watching<T> watching && watching.resourceVersion() != null) {
+            syncedVersion = watching.resourceVersion();
+        }
+        return step;
+    }
+
+    /** The last synced resourceVersion: the list's, then each event's or bookmark's; {@code null} before any. */
+    public String syncedVersion() {
+        return syncedVersion;
+    }
+
+    private Step<T> next(WatchState<T> state) {
         if (state instanceof Empty<T>) {
             // Init first, without I/O, so listeners (the store) learn that a relist begins even if it then fails.
-            WatchState<T> next = streaming ? new InitStream<>() : new InitPage<>(null);
+            WatchState<T> next = streaming ? new InitStream<>() : new InitPage<>(firstPage());
             return Step.proceed(List.of(new WatchEvent.Init<>()), next);
         }
         if (state instanceof InitPage<T> page) {
-            return listPage(page.continueToken());
+            return listPage(page.request());
         }
         if (state instanceof InitStream<T>) {
             return startStreamingList();
@@ -81,15 +102,36 @@ public final class WatchMachine<T> {
         return streaming;
     }
 
-    private Step<T> listPage(String continueToken) {
+    /**
+     * The first page of a (re)list. {@code CACHED}, as client-go's reflector: any version at first, then the last synced
+     * one or newer, unpaged so that the watch cache serves it — unless the server paged a list at any version (it has
+     * no watch cache for the resource, and an unpaged list would read everything from etcd at once) — and a
+     * consistent list once the server refused that version, until a list succeeds.
+     */
+    private ListRequest firstPage() {
+        if (options.listSemantics() == ListSemantics.CONSISTENT || syncedVersionRefused) {
+            return ListRequest.consistent();
+        }
+        return syncedVersion == null ? ListRequest.anyVersion()
+                : ListRequest.notOlderThan(syncedVersion, pagesCachedLists);
+    }
+
+    private Step<T> listPage(ListRequest request) {
         ListPage<T> page;
         try {
-            page = api.list(resource(), continueToken);
+            page = api.list(resource(), request);
         } catch (ApiFailure failure) {
             WatchError error = error(ErrorKind.INITIAL_LIST_FAILED, failure);
-            if (failure.code() == 410 && continueToken != null) {
+            if (failure.code() == 410 && request.continueToken() != null) {
                 // The continue token expired: only a fresh list from page 1 can succeed, so no reason to wait.
                 return gone(error);
+            }
+            if (request.namesVersion() && (failure.code() == 410 || failure.resourceVersionTooLarge())) {
+                // The server cannot list at that version (compacted, or not reached yet): a consistent list it can
+                // always serve, so list that way at once; nothing of this list was delivered yet.
+                syncedVersionRefused = true;
+                return Step.proceed(List.of(new WatchEvent.Failure<>(error)),
+                        new InitPage<>(ListRequest.consistent()));
             }
             return Step.backOff(error, new Empty<>());
         }
@@ -100,7 +142,7 @@ public final class WatchMachine<T> {
         for (String undecodable : page.undecodable()) {
             events.add(failure(ErrorKind.DECODE_FAILED, 0, "skipped an object that cannot be decoded: " + undecodable));
         }
-        if (!page.isLast() && page.continueToken().equals(continueToken)) {
+        if (!page.isLast() && page.continueToken().equals(request.continueToken())) {
             // Following the same token again would page for ever, without a failure to slow it down.
             WatchError error = new WatchError(ErrorKind.INITIAL_LIST_FAILED, 0, "the list of " + describe()
                     + " answered a continue token with the same token, so it would never end; relisting",
@@ -109,7 +151,10 @@ public final class WatchMachine<T> {
             return new Step<>(events, new Empty<>(), Step.Outcome.BACK_OFF, error);
         }
         if (!page.isLast()) {
-            return Step.progress(events, new InitPage<>(page.continueToken()));
+            if (ListRequest.ANY_VERSION.equals(request.resourceVersion())) {
+                pagesCachedLists = true;
+            }
+            return Step.progress(events, new InitPage<>(request.next(page.continueToken())));
         }
         if (page.resourceVersion() == null || page.resourceVersion().isEmpty()) {
             WatchError error = new WatchError(ErrorKind.NO_RESOURCE_VERSION, 0,
@@ -118,6 +163,7 @@ public final class WatchMachine<T> {
             events.add(new WatchEvent.Failure<>(error));
             return new Step<>(events, new Empty<>(), Step.Outcome.BACK_OFF, error);
         }
+        syncedVersionRefused = false;
         events.add(new WatchEvent.InitDone<>());
         return Step.progress(events, new InitListed<>(page.resourceVersion()));
     }

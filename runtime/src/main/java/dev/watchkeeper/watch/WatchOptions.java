@@ -11,6 +11,8 @@ import org.springframework.util.unit.DataSize;
  * @param pageSize           list page size ({@code limit}); default 500
  * @param timeout            server-side watch timeout ({@code timeoutSeconds}); default 290 s
  * @param initialList        list-watch, streaming or auto; default list-watch
+ * @param listSemantics      which lists list-watch sends: consistent reads, or client-go's from the watch cache;
+ *                           default consistent
  * @param stripManagedFields drop {@code metadata.managedFields} before caching; default true
  * @param idleMargin         a watch silent for {@code timeout + idleMargin} is broken; default 5 s
  * @param autoFallbackAfter  in AUTO mode, fall back to list-watch when the initial events have not ended after
@@ -19,13 +21,15 @@ import org.springframework.util.unit.DataSize;
  *                           about ten times the largest object etcd accepts by default (1.5 MiB)
  */
 public record WatchOptions(int pageSize, Duration timeout, InitialListStrategy initialList,
-        boolean stripManagedFields, Duration idleMargin, Duration autoFallbackAfter, DataSize maxEventSize) {
+        ListSemantics listSemantics, boolean stripManagedFields, Duration idleMargin, Duration autoFallbackAfter,
+        DataSize maxEventSize) {
 
     private static final DataSize MIN_EVENT_SIZE = DataSize.ofKilobytes(1);
 
     public WatchOptions {
         Objects.requireNonNull(timeout, "timeout");
         Objects.requireNonNull(initialList, "initialList");
+        Objects.requireNonNull(listSemantics, "listSemantics");
         Objects.requireNonNull(idleMargin, "idleMargin");
         Objects.requireNonNull(autoFallbackAfter, "autoFallbackAfter");
         Objects.requireNonNull(maxEventSize, "maxEventSize");
@@ -43,40 +47,47 @@ public record WatchOptions(int pageSize, Duration timeout, InitialListStrategy i
     }
 
     public static WatchOptions defaults() {
-        return new WatchOptions(500, Duration.ofSeconds(290), InitialListStrategy.LIST_WATCH, true,
-                Duration.ofSeconds(5), Duration.ofSeconds(10), DataSize.ofMegabytes(16));
+        return new WatchOptions(500, Duration.ofSeconds(290), InitialListStrategy.LIST_WATCH, ListSemantics.CONSISTENT,
+                true, Duration.ofSeconds(5), Duration.ofSeconds(10), DataSize.ofMegabytes(16));
     }
 
     public WatchOptions withPageSize(int pageSize) {
-        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields,
+        return new WatchOptions(pageSize, timeout, initialList, listSemantics, stripManagedFields,
                 idleMargin, autoFallbackAfter, maxEventSize);
     }
 
     public WatchOptions withTimeout(Duration timeout) {
-        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields,
+        return new WatchOptions(pageSize, timeout, initialList, listSemantics, stripManagedFields,
                 idleMargin, autoFallbackAfter, maxEventSize);
     }
 
     public WatchOptions withInitialList(InitialListStrategy initialList) {
-        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields,
+        return new WatchOptions(pageSize, timeout, initialList, listSemantics, stripManagedFields,
+                idleMargin, autoFallbackAfter, maxEventSize);
+    }
+
+    public WatchOptions withListSemantics(ListSemantics listSemantics) {
+        return new WatchOptions(pageSize, timeout, initialList, listSemantics, stripManagedFields,
                 idleMargin, autoFallbackAfter, maxEventSize);
     }
 
     public WatchOptions withStripManagedFields(boolean strip) {
-        return new WatchOptions(pageSize, timeout, initialList, strip, idleMargin, autoFallbackAfter, maxEventSize);
+        return new WatchOptions(pageSize, timeout, initialList, listSemantics, strip,
+                idleMargin, autoFallbackAfter, maxEventSize);
     }
 
     public WatchOptions withIdleMargin(Duration idleMargin) {
-        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields,
+        return new WatchOptions(pageSize, timeout, initialList, listSemantics, stripManagedFields,
                 idleMargin, autoFallbackAfter, maxEventSize);
     }
 
     public WatchOptions withAutoFallbackAfter(Duration after) {
-        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields, idleMargin, after, maxEventSize);
+        return new WatchOptions(pageSize, timeout, initialList, listSemantics, stripManagedFields,
+                idleMargin, after, maxEventSize);
     }
 
     public WatchOptions withMaxEventSize(DataSize size) {
-        return new WatchOptions(pageSize, timeout, initialList, stripManagedFields,
+        return new WatchOptions(pageSize, timeout, initialList, listSemantics, stripManagedFields,
                 idleMargin, autoFallbackAfter, size);
     }
 }

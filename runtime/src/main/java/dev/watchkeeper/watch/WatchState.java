@@ -12,8 +12,8 @@ public sealed interface WatchState<T> {
     record Empty<T>() implements WatchState<T> {
     }
 
-    /** Listing: the next step fetches the page after {@code continueToken} ({@code null} = page 1). */
-    record InitPage<T>(String continueToken) implements WatchState<T> {
+    /** Listing: the next step fetches the page {@code request} asks for. */
+    record InitPage<T>(ListRequest request) implements WatchState<T> {
     }
 
     /** About to open the single watch of a streaming list ({@code sendInitialEvents=true}). */

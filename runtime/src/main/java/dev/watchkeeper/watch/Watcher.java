@@ -84,7 +84,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
 
     // Written by the watcher thread only; copied into each snapshot.
     private boolean synced;
-    private String resourceVersion;
     private int consecutiveFailures;
     private WatchError lastError;
     private boolean everSynced;
@@ -228,7 +227,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
             while (!closed) {
                 Step<T> step = safeStep(state);
                 state = step.next();
-                resourceVersion = versionOf(state, resourceVersion);
                 if (closed) {
                     break;
                 }
@@ -439,13 +437,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         }
     }
 
-    /** The version a rewatch would resume from: the list's, then each event's or bookmark's. */
-    private static String versionOf(WatchState<?> state, String previous) {
-        String version = state instanceof WatchState.InitListed<?> listed ? listed.resourceVersion()
-                : state instanceof WatchState.Watching<?> watching ? watching.resourceVersion() : null;
-        return version != null ? version : previous;
-    }
-
     private void onSleep(Duration delay, Instant nextAttemptAt) {
         WatchError error = lastError;
         log.warn("watcher {}: {}; backing off for {} ms", name, error == null ? "a failure" : error.message(),
@@ -461,7 +452,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         ResolvedResource resolved = machine.resolvedResource();
         String resource = resolved != null ? resolved.toString() : type.apiVersion() + "/" + type.likelyPlural();
         return new WatcherSnapshot(name, resource, scope.namespace(), scope.labelSelector(), scope.fieldSelector(),
-                phase, synced && phase != WatcherPhase.STOPPED, store.size(), resourceVersion, consecutiveFailures,
+                phase, synced && phase != WatcherPhase.STOPPED, store.size(), machine.syncedVersion(), consecutiveFailures,
                 delay, nextAttemptAt, lastError,
                 new WatcherSnapshot.Counts(events, relists, errors + undecodableReads.get()), backOffDescription, backOffSettings);
     }

@@ -6,6 +6,7 @@ import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.watch.ApiFailure;
 import dev.watchkeeper.watch.EventStream;
 import dev.watchkeeper.watch.ListPage;
+import dev.watchkeeper.watch.ListRequest;
 import dev.watchkeeper.watch.WatchApi;
 import dev.watchkeeper.watch.WatchRequest;
 import dev.watchkeeper.watch.WireEvent;
@@ -80,7 +81,7 @@ public final class FakeWatchApi<T extends KubernetesObject> implements WatchApi<
     }
 
     @Override
-    public ListPage<T> list(ResolvedResource resource, String continueToken) throws ApiFailure {
+    public ListPage<T> list(ResolvedResource resource, ListRequest request) throws ApiFailure {
         try {
             listGate.get();
         } catch (InterruptedException e) {

@@ -11,6 +11,8 @@ import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.watch.ListSemantics;
+import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -87,6 +89,18 @@ class WatchkeeperRegistryTest {
                 WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()).named("slow"));
 
         assertThat(slow).isNotSameAs(plain);
+    }
+
+    @Test
+    void listSemanticsArePartOfTheSharingIdentity() {
+        WatchOptions cached = WatchOptions.defaults().withListSemantics(ListSemantics.CACHED);
+        Watcher<V1ConfigMap> consistent = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> fromCache = registry.watcher(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()).options(cached).named("from-cache"));
+        Watcher<V1ConfigMap> sameCached = registry.watcher(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()).options(cached).named("from-cache"));
+
+        assertThat(fromCache).isNotSameAs(consistent).isSameAs(sameCached);
     }
 
     @Test

@@ -55,8 +55,10 @@ final class ScriptedWatchApi implements WatchApi<V1ConfigMap> {
     }
 
     @Override
-    public ListPage<V1ConfigMap> list(ResolvedResource resource, String continueToken) throws ApiFailure {
-        calls.add("list " + (continueToken == null ? "" : continueToken));
+    public ListPage<V1ConfigMap> list(ResolvedResource resource, ListRequest request) throws ApiFailure {
+        calls.add("list " + (request.continueToken() == null ? "" : request.continueToken())
+                + (request.resourceVersion() == null ? "" : "rv=" + request.resourceVersion())
+                + (request.paged() ? "" : " unpaged"));
         return answer(ListPage.class);
     }
 

@@ -146,7 +146,8 @@ class WatchMachineTest {
         assertThat(fallback.outcome()).isEqualTo(Step.Outcome.CONTINUE);
         assertThat(fallback.events()).extracting(WatchMachineTest::describe).containsExactly("Error(WatchStartFailed)");
         assertThat(machine.isStreaming()).isFalse();
-        assertThat(machine.step(fallback.next()).next()).isEqualTo(new WatchState.InitPage<V1ConfigMap>(null));
+        assertThat(machine.step(fallback.next()).next())
+                .isEqualTo(new WatchState.InitPage<V1ConfigMap>(ListRequest.consistent()));
     }
 
     @Test
@@ -168,6 +169,75 @@ class WatchMachineTest {
         assertThat(events).containsExactly("Init", "InitApply(a)", "Error(InitialListFailed 410)", "Init",
                 "InitDone");
         assertThat(api.calls).containsExactly("list ", "list c1", "list ");
+    }
+
+    // ---- CACHED list semantics (client-go's reflector)
+
+    @Test
+    void cachedListsAnyVersionFirstThenRelistsAfterA410AtTheLastSyncedVersionUnpaged() {
+        api.page(null, "3", cm("a", "2")).stream(added("b", "5"), new WireEvent.Bookmark<>("6", false),
+                new WireEvent.ErrorStatus<>(410, "Expired", "too old resource version: 6 (9)")).page(null, "9");
+
+        List<String> events = run(cached(), 8);
+
+        assertThat(events).containsExactly("Init", "InitApply(a)", "InitDone", "Apply(b)", "Error(WatchError 410)",
+                "Init", "InitDone");
+        assertThat(api.calls).containsExactly("list rv=0", "watch 3", "list rv=6 unpaged");
+    }
+
+    @Test
+    void cachedFallsBackToAConsistentPagedListAtOnceWhenTheVersionIsExpiredOrTooLarge() {
+        ApiFailure tooLarge = new ApiFailure(504, "Too large resource version: 12, current: 9", null, null, true);
+        api.page(null, "3").stream(new WireEvent.ErrorStatus<>(410, "Expired", ""))
+                .fail(410).page("c1", null, cm("a", "7")).page(null, "8")
+                .stream(added("b", "9"), new WireEvent.ErrorStatus<>(410, "Expired", ""))
+                .fail(tooLarge).page(null, "10")
+                .stream(added("c", "11"), new WireEvent.ErrorStatus<>(410, "Expired", ""));
+        WatchMachine<V1ConfigMap> machine = cached();
+
+        List<String> events = run(machine, 17);
+
+        assertThat(api.calls).containsExactly("list rv=0", "watch 3", "list rv=3 unpaged", "list ", "list c1",
+                "watch 8", "list rv=9 unpaged", "list ", "watch 10");
+        assertThat(events).containsExactly("Init", "InitDone", "Error(WatchError 410)", "Init",
+                "Error(InitialListFailed 410)", "InitApply(a)", "InitDone", "Apply(b)", "Error(WatchError 410)",
+                "Init", "Error(InitialListFailed 504)", "InitDone", "Apply(c)", "Error(WatchError 410)");
+        assertThat(outcomes).as("a refused version is no reason to wait").doesNotContain("BACK_OFF");
+        assertThat(machine.step(new WatchState.Empty<>()).next()).as("a list succeeded since: cached again")
+                .isEqualTo(new WatchState.InitPage<V1ConfigMap>(ListRequest.notOlderThan("11", false)));
+    }
+
+    @Test
+    void cachedKeepsBackingOffAtTheSameVersionOnOtherFailures() {
+        api.page(null, "3").stream(new WireEvent.ErrorStatus<>(410, "Expired", "")).fail(500).fail(403);
+
+        run(cached(), 8);
+
+        assertThat(api.calls).containsExactly("list rv=0", "watch 3", "list rv=3 unpaged", "list rv=3 unpaged");
+        assertThat(outcomes).endsWith("BACK_OFF", "CONTINUE", "BACK_OFF");
+    }
+
+    @Test
+    void cachedPagesItsRelistsWhenTheServerPagedAListAtAnyVersion() {
+        api.page("c1", null, cm("a", "2")).page(null, "4", cm("b", "3"))
+                .stream(new WireEvent.ErrorStatus<>(410, "Expired", "")).page(null, "7");
+
+        run(cached(), 7);
+
+        assertThat(api.calls).containsExactly("list rv=0", "list c1", "watch 4", "list rv=4");
+    }
+
+    @Test
+    void consistentListsNeverNameAVersion() {
+        api.page(null, "3").stream(new WireEvent.ErrorStatus<>(410, "Expired", "")).page(null, "5");
+
+        run(machine(InitialListStrategy.LIST_WATCH), 6);
+
+        assertThat(api.calls).containsExactly("list ", "watch 3", "list ");
+    }
+
+    private WatchMachine<V1ConfigMap> cached() {
+        return new WatchMachine<>(api, WatchOptions.defaults().withListSemantics(ListSemantics.CACHED), time.clock());
     }
 
     private WatchMachine<V1ConfigMap> machine(InitialListStrategy strategy) {

@@ -136,7 +136,7 @@ class WatcherLogTest {
         }
 
         @Override
-        public ListPage<V1ConfigMap> list(ResolvedResource resource, String continueToken) throws ApiFailure {
+        public ListPage<V1ConfigMap> list(ResolvedResource resource, ListRequest request) throws ApiFailure {
             ApiFailure failure = lists.poll();
             if (failure != null) {
                 throw failure;

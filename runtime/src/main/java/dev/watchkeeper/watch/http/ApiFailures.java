@@ -1,6 +1,7 @@
 package dev.watchkeeper.watch.http;
 
 import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.watchkeeper.backoff.RetryAfter;
 import dev.watchkeeper.watch.ApiFailure;
@@ -25,6 +26,8 @@ import org.slf4j.LoggerFactory;
 final class ApiFailures {
 
     private static final Logger log = LoggerFactory.getLogger(ApiFailures.class);
+    /** The Status cause type of a list or watch from a resourceVersion the server has not reached yet. */
+    private static final String TOO_LARGE_RESOURCE_VERSION = "ResourceVersionTooLarge";
 
     private ApiFailures() {
     }
@@ -55,7 +58,7 @@ final class ApiFailures {
             default -> (code >= 500 ? "server error " : "HTTP ") + code + " on " + verb + " " + display
                     + suffix(serverMessage);
         };
-        return new ApiFailure(code, message, retryAfter(response), null);
+        return new ApiFailure(code, message, retryAfter(response), null, hasCause(body, TOO_LARGE_RESOURCE_VERSION));
     }
 
     static ApiFailure fromException(IOException e, HttpUrl url, String verb, String display) {
@@ -117,6 +120,26 @@ final class ApiFailures {
         } catch (RuntimeException notJson) {
             return null;
         }
+    }
+
+    /** Whether the Status in {@code body} lists a cause of {@code type} (its {@code reason}) in {@code details.causes}. */
+    private static boolean hasCause(String body, String type) {
+        JsonElement causes;
+        try {
+            JsonObject details = JsonFields.object(JsonParser.parseString(body), "details");
+            causes = details == null ? null : details.get("causes");
+        } catch (RuntimeException notJson) {
+            return false;
+        }
+        if (causes == null || !causes.isJsonArray()) {
+            return false;
+        }
+        for (JsonElement cause : causes.getAsJsonArray()) {
+            if (type.equals(JsonFields.string(cause, "reason"))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String retryAfterText(Response response) {

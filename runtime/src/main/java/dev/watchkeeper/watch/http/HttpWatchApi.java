@@ -13,6 +13,7 @@ import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.watch.ApiFailure;
 import dev.watchkeeper.watch.EventStream;
 import dev.watchkeeper.watch.ListPage;
+import dev.watchkeeper.watch.ListRequest;
 import dev.watchkeeper.watch.WatchApi;
 import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchRequest;
@@ -117,10 +118,13 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
     }
 
     @Override
-    public ListPage<T> list(ResolvedResource resource, String continueToken) throws ApiFailure {
+    public ListPage<T> list(ResolvedResource resource, ListRequest request) throws ApiFailure {
         List<Pair> query = new ArrayList<>();
-        query.add(new Pair("limit", Integer.toString(options.pageSize())));
-        addIfPresent(query, "continue", continueToken);
+        if (request.paged()) {
+            query.add(new Pair("limit", Integer.toString(options.pageSize())));
+        }
+        addIfPresent(query, "resourceVersion", request.resourceVersion());
+        addIfPresent(query, "continue", request.continueToken());
         addSelectors(query);
         String display = resource.toString();
         byte[] body = execute(listClient, get(resource.collectionPath(scope.namespace()), query,

@@ -70,9 +70,7 @@ final class ApiHttpHandler implements HttpHandler {
             }
             Duration retryAfter = faults.takeThrottled();
             if (retryAfter != null) {
-                long seconds = Math.max(1, retryAfter.toSeconds());
-                call.exchange().getResponseHeaders().set("Retry-After", Long.toString(seconds));
-                throw Statuses.tooManyRequests(seconds);
+                throw Statuses.tooManyRequests(Math.max(1, retryAfter.toSeconds()));
             }
             if (path.isPresent()) {
                 resources.handle(call, path.get());

@@ -1,6 +1,7 @@
 package dev.watchkeeper.test.apiserver;
 
 import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
 import com.google.gson.stream.JsonWriter;
 import com.sun.net.httpserver.HttpExchange;
 
@@ -131,8 +132,14 @@ final class HttpCall {
         }
     }
 
+    /** Answers with the Status; a {@code details.retryAfterSeconds} becomes {@code Retry-After}, as the real server does. */
     void respond(StatusException status) throws IOException {
-        respond(status.code(), status.toStatus());
+        JsonObject body = status.toStatus();
+        JsonElement retryAfter = body.getAsJsonObject("details").get("retryAfterSeconds");
+        if (retryAfter != null) {
+            exchange.getResponseHeaders().set("Retry-After", retryAfter.getAsString());
+        }
+        respond(status.code(), body);
     }
 
     void respondText(int code, String text) throws IOException {

@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -82,7 +83,7 @@ public final class InMemoryApiServer implements AutoCloseable {
                 new DiscoveryHandler(registry, r -> !faults.isHidden(r), () -> "127.0.0.1:" + port()),
                 new OpenApiHandler(registry, schemas, r -> !faults.isHidden(r)),
                 new ResourceHandler(operations, schemas, faults, builder.bookmarkInterval,
-                        builder.watchList));
+                        builder.watchList, builder.withoutWatchCache));
     }
 
     /**
@@ -556,6 +557,7 @@ public final class InMemoryApiServer implements AutoCloseable {
         private long initialResourceVersion = 1000;
         private Duration bookmarkInterval = Duration.ofSeconds(1);
         private boolean watchList = true;
+        private Set<String> withoutWatchCache = Set.of();
         private Clock outageClock = Clock.systemUTC();
 
         private Builder() {
@@ -600,6 +602,16 @@ public final class InMemoryApiServer implements AutoCloseable {
          */
         public Builder watchList(boolean watchList) {
             this.watchList = watchList;
+            return this;
+        }
+
+        /**
+         * Resources ({@code plural} or {@code plural.group}) served without a watch cache, as kube-apiserver's
+         * {@code --watch-cache-sizes=<resource>#0} does (default none): a list at any version
+         * ({@code resourceVersion=0}) then honours {@code limit} and pages, instead of answering in one document.
+         */
+        public Builder withoutWatchCache(String... resources) {
+            this.withoutWatchCache = Set.of(resources);
             return this;
         }
 

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 
 /** Serves the verbs on a {@link ResourcePath}: list, watch, get, create, update, patch, delete and /status. */
@@ -23,14 +24,16 @@ final class ResourceHandler {
     private final Faults faults;
     private final Duration bookmarkInterval;
     private final boolean watchList;
+    private final Set<String> withoutWatchCache;
 
     ResourceHandler(ApiOperations operations, ResourceSchemas schemas, Faults faults, Duration bookmarkInterval,
-                    boolean watchList) {
+                    boolean watchList, Set<String> withoutWatchCache) {
         this.operations = operations;
         this.schemas = schemas;
         this.faults = faults;
         this.bookmarkInterval = bookmarkInterval;
         this.watchList = watchList;
+        this.withoutWatchCache = Set.copyOf(withoutWatchCache);
     }
 
     void handle(HttpCall call, ResourcePath path) throws IOException {
@@ -110,25 +113,24 @@ final class ResourceHandler {
     private void list(HttpCall call, ApiResource resource, ResourcePath path) throws IOException {
         WatchFilter filter = filter(call, path);
         ObjectStore store = operations.store();
-        if ("Exact".equals(call.param("resourceVersionMatch"))) {
-            if (call.param("resourceVersion") == null) {
-                throw Statuses.badRequest("resourceVersionMatch=Exact requires a resourceVersion");
-            }
-            if (call.longParam("resourceVersion") < store.horizon()) {
-                throw Statuses.tooOldResourceVersion(call.longParam("resourceVersion"), store.horizon());
-            }
+        String version = call.param("resourceVersion");
+        if ("Exact".equals(call.param("resourceVersionMatch")) && version == null) {
+            throw Statuses.badRequest("resourceVersionMatch=Exact requires a resourceVersion");
         }
         ContinueToken token = null;
         if (call.param("continue") != null) {
+            if (version != null) {
+                throw Statuses.badRequest("specifying resource version is not allowed when using continue");
+            }
             token = ContinueToken.decode(call.param("continue"));
             if (token.resourceVersion() < store.horizon()) {
                 throw Statuses.continueExpired();
             }
         }
         // Later pages are served as of the first page's resourceVersion and carry it, as the real server's do.
-        StoredPage page = token == null
-                ? store.page(resource, filter, null, call.longParam("limit"), Long.MAX_VALUE)
-                : store.page(resource, filter, token.lastKey(), call.longParam("limit"), token.resourceVersion());
+        StoredPage page = token != null
+                ? store.page(resource, filter, token.lastKey(), call.longParam("limit"), token.resourceVersion())
+                : store.page(resource, filter, null, limitOf(call, resource), asOf(call, store));
         long listVersion = page.resourceVersion();
         JsonObject metadata = new JsonObject();
         metadata.addProperty("resourceVersion", Long.toString(listVersion));
@@ -148,6 +150,41 @@ final class ResourceHandler {
             return;
         }
         call.respond(200, encodedListBody(resource, metadata, page));
+    }
+
+    /** The real server serves a list at any version ({@code 0}) from its watch cache, which ignores the limit. */
+    private long limitOf(HttpCall call, ApiResource resource) {
+        boolean fromWatchCache = "0".equals(call.param("resourceVersion"))
+                && !withoutWatchCache.contains(resource.groupResource());
+        return fromWatchCache ? 0 : call.longParam("limit");
+    }
+
+    /**
+     * The version a first page is read at, as the real server reads it: the most recent state for a consistent list
+     * (no version), any version ({@code 0}) and "not older than" a version it has reached; exactly that version for
+     * {@code resourceVersionMatch=Exact} or a paged list that names one (the legacy exact match), 410 once compaction
+     * removed it.
+     *
+     * @throws StatusException 504 with the cause {@code ResourceVersionTooLarge} for a version not reached yet
+     */
+    private static long asOf(HttpCall call, ObjectStore store) {
+        String version = call.param("resourceVersion");
+        String match = call.param("resourceVersionMatch");
+        if (version == null || version.equals("0")) {
+            return Long.MAX_VALUE;
+        }
+        long requested = call.longParam("resourceVersion");
+        if (requested > store.resourceVersion()) {
+            throw Statuses.tooLargeResourceVersion(requested, store.resourceVersion());
+        }
+        boolean exact = "Exact".equals(match) || (match == null && call.longParam("limit") > 0);
+        if (!exact) {
+            return Long.MAX_VALUE;
+        }
+        if (requested < store.horizon()) {
+            throw Statuses.listTooOld();
+        }
+        return requested;
     }
 
     private void watch(HttpCall call, ApiResource resource, ResourcePath path) throws IOException {

@@ -61,7 +61,8 @@ public final class StatusException extends RuntimeException {
         INVALID("Invalid", 422),
         TOO_MANY_REQUESTS("TooManyRequests", 429),
         INTERNAL_ERROR("InternalError", 500),
-        SERVICE_UNAVAILABLE("ServiceUnavailable", 503);
+        SERVICE_UNAVAILABLE("ServiceUnavailable", 503),
+        TIMEOUT("Timeout", 504);
 
         private final String wireName;
         private final int code;

@@ -55,6 +55,27 @@ final class Statuses {
                 "too old resource version: " + requested + " (" + oldest + ")");
     }
 
+    /** 410 for a list at an exact resourceVersion that compaction removed, as etcd's storage answers it. */
+    static StatusException listTooOld() {
+        return new StatusException(StatusException.Reason.EXPIRED,
+                "The resourceVersion for the provided list is too old.");
+    }
+
+    /**
+     * 504 for a list from a resourceVersion the server has not reached (the real one waits 3 s for its watch cache
+     * first), with the cause {@code ResourceVersionTooLarge} and a retry after 1 s.
+     */
+    static StatusException tooLargeResourceVersion(long requested, long current) {
+        JsonObject details = new JsonObject();
+        JsonObject cause = new JsonObject();
+        cause.addProperty("reason", "ResourceVersionTooLarge");
+        cause.addProperty("message", "Too large resource version");
+        details.add("causes", causes(cause));
+        details.addProperty("retryAfterSeconds", 1);
+        return new StatusException(StatusException.Reason.TIMEOUT,
+                "Timeout: Too large resource version: " + requested + ", current: " + current, details);
+    }
+
     static StatusException continueExpired() {
         return new StatusException(StatusException.Reason.EXPIRED,
                 "The provided continue parameter is too old to display a consistent list result. You can start a new"

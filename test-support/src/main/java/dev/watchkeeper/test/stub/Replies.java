@@ -1,6 +1,7 @@
 package dev.watchkeeper.test.stub;
 
 import com.github.tomakehurst.wiremock.http.Fault;
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.JSON;
@@ -198,6 +199,23 @@ public final class Replies {
     /** HTTP 410 Expired for a watch started from a compacted resourceVersion. */
     public static StatusReply tooOldResourceVersion(String requested, String oldest) {
         return statusOf(410, "Expired", "too old resource version: " + requested + " (" + oldest + ")", null, null);
+    }
+
+    /**
+     * HTTP 504 for a list or watch from a resourceVersion the server has not reached yet (its watch cache trails, or
+     * it is another API server than the one that served that version), with the cause {@code ResourceVersionTooLarge}.
+     */
+    public static StatusReply tooLargeResourceVersion(String requested, String current) {
+        JsonObject cause = new JsonObject();
+        cause.addProperty("reason", "ResourceVersionTooLarge");
+        cause.addProperty("message", "Too large resource version");
+        JsonArray causes = new JsonArray();
+        causes.add(cause);
+        JsonObject details = new JsonObject();
+        details.add("causes", causes);
+        details.addProperty("retryAfterSeconds", 1);
+        return statusOf(504, "Timeout", "Timeout: Too large resource version: " + requested + ", current: " + current,
+                details, 1);
     }
 
     /** 429 with {@code Retry-After: seconds} and {@code details.retryAfterSeconds}. */

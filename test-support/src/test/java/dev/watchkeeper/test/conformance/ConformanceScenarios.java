@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import dev.watchkeeper.backoff.BackOffSettings;
 import java.util.concurrent.atomic.AtomicInteger;
 import dev.watchkeeper.store.ObjectKey;
@@ -26,6 +27,7 @@ import dev.watchkeeper.resource.PartialObjectMetadata;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.test.EventRecorder;
 import dev.watchkeeper.watch.InitialListStrategy;
+import dev.watchkeeper.watch.ListSemantics;
 import dev.watchkeeper.watch.WatchError;
 import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
@@ -269,6 +271,142 @@ abstract class ConformanceScenarios {
         assertThat(relist).as("the relist reports pt-a, deleted meanwhile, before its InitDone")
                 .containsSubsequence("Delete(pt-a, final state unknown)", "InitDone")
                 .containsOnlyOnce("Delete(pt-a, final state unknown)");
+    }
+
+    // ---------------------------------------------------------------- 3b. list semantics (resourceVersion on lists)
+
+    @Test
+    void aListAtAnyVersionIsOneDocumentAndOneNotOlderThanAVersionIsTheCurrentState() throws Exception {
+        int count = 5;
+        createConfigMaps(IntStream.range(0, count).mapToObj(i -> configMap("any-" + i, "any-version")).toList());
+        CoreV1Api core = new CoreV1Api(server().apiClient());
+        V1ConfigMapList consistent = core.listNamespacedConfigMap(namespace()).labelSelector("scenario=any-version")
+                .limit(2).execute();
+        assertThat(consistent.getItems()).as("a consistent list pages").hasSize(2);
+        assertThat(consistent.getMetadata().getContinue()).isNotBlank();
+        String listed = consistent.getMetadata().getResourceVersion();
+
+        // The watch cache may trail the write by a moment; what it answers is one document whatever the limit.
+        await().atMost(WAIT).untilAsserted(() -> {
+            V1ConfigMapList any = core.listNamespacedConfigMap(namespace()).labelSelector("scenario=any-version")
+                    .resourceVersion("0").limit(2).execute();
+            assertThat(any.getItems()).hasSize(count);
+            assertThat(any.getMetadata().getContinue()).isNullOrEmpty();
+        });
+        V1ConfigMapList notOlder = core.listNamespacedConfigMap(namespace()).labelSelector("scenario=any-version")
+                .resourceVersion(listed).execute();
+        assertThat(notOlder.getItems()).hasSize(count);
+        assertThat(notOlder.getMetadata().getContinue()).isNullOrEmpty();
+        assertThat(Long.parseLong(notOlder.getMetadata().getResourceVersion())).isGreaterThanOrEqualTo(
+                Long.parseLong(listed));
+        assertThatThrownBy(() -> core.listNamespacedConfigMap(namespace()).resourceVersion(listed)
+                ._continue(consistent.getMetadata().getContinue()).limit(2).execute())
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(400));
+    }
+
+    @Test
+    void aListAheadOfTheServerIsTooLargeAndAnExactOneCompactedAwayIsExpired() throws Exception {
+        CoreV1Api core = new CoreV1Api(server().apiClient());
+        try {
+            tooLargeAndExpiredLists(core);
+        } finally {
+            deletePodTemplates(core, "exact");
+        }
+    }
+
+    private void tooLargeAndExpiredLists(CoreV1Api core) throws Exception {
+        core.createNamespacedPodTemplate(namespace(), podTemplate("exact-a", "exact")).execute();
+        String listed = core.listNamespacedPodTemplate(namespace()).labelSelector("scenario=exact").execute()
+                .getMetadata().getResourceVersion();
+        String ahead = Long.toString(Long.parseLong(listed) + 1_000_000);
+
+        assertThatThrownBy(() -> core.listNamespacedConfigMap(namespace()).resourceVersion(ahead).execute())
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(504);
+                    JsonObject status = JsonParser.parseString(e.getResponseBody()).getAsJsonObject();
+                    assertThat(status.get("reason").getAsString()).isEqualTo("Timeout");
+                    assertThat(status.get("message").getAsString())
+                            .startsWith("Timeout: Too large resource version: " + ahead + ", current: ");
+                    assertThat(status.getAsJsonObject("details").getAsJsonArray("causes").get(0).getAsJsonObject()
+                            .get("reason").getAsString()).isEqualTo("ResourceVersionTooLarge");
+                    assertThat(e.getResponseHeaders().get("Retry-After")).containsExactly("1");
+                });
+
+        core.createNamespacedPodTemplate(namespace(), podTemplate("exact-b", "exact")).execute();
+        server().compact();
+        assertThatThrownBy(() -> core.listNamespacedPodTemplate(namespace()).labelSelector("scenario=exact")
+                .resourceVersion(listed).limit(1).execute()).isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.getCode()).isEqualTo(410);
+                    assertThat(JsonParser.parseString(e.getResponseBody()).getAsJsonObject().get("reason")
+                            .getAsString()).isEqualTo("Expired");
+                });
+        assertThat(core.listNamespacedPodTemplate(namespace()).labelSelector("scenario=exact")
+                .resourceVersion(listed).execute().getItems())
+                .as("not older than a compacted version: the current state")
+                .extracting(t -> t.getMetadata().getName()).containsExactly("exact-a", "exact-b");
+    }
+
+    @Test
+    void aCachedWatcherListsConfigMapsFromTheWatchCacheInOneAnswer() throws Exception {
+        createConfigMaps(IntStream.range(0, 5).mapToObj(i -> configMap("cached-" + i, "cached")).toList());
+        RequestLog log = new RequestLog();
+        EventRecorder<V1ConfigMap> recorder = new EventRecorder<>();
+        Watcher<V1ConfigMap> watcher = start(ResourceType.of(V1ConfigMap.class), log, recorder,
+                scope().withLabelSelector("scenario=cached"), cached().withPageSize(2));
+
+        await().atMost(WAIT).until(() -> watcher.store().list().size() == 5);
+        assertThat(log.lists("configmaps")).singleElement().satisfies(url -> {
+            assertThat(url.queryParameter("resourceVersion")).isEqualTo("0");
+            assertThat(url.queryParameter("limit")).isEqualTo("2");
+        });
+    }
+
+    @Test
+    void aCachedWatcherWithoutAWatchCachePagesRelistsAtItsVersionAndFallsBackWhenThatIsExpired() throws Exception {
+        CoreV1Api core = new CoreV1Api(server().apiClient());
+        for (String name : List.of("cpt-a", "cpt-b", "cpt-c")) {
+            core.createNamespacedPodTemplate(namespace(), podTemplate(name, "cached-pt")).execute();
+        }
+        try {
+            cachedWatcherWithoutAWatchCache(core);
+        } finally {
+            deletePodTemplates(core, "cached-pt");
+        }
+    }
+
+    private void cachedWatcherWithoutAWatchCache(CoreV1Api core) throws Exception {
+        RequestLog log = new RequestLog();
+        EventRecorder<V1PodTemplate> recorder = new EventRecorder<>();
+        Watcher<V1PodTemplate> watcher = start(ResourceType.of(V1PodTemplate.class), log, recorder,
+                scope().withLabelSelector("scenario=cached-pt"),
+                cached().withPageSize(2).withTimeout(Duration.ofSeconds(2)));
+        recorder.awaitEvent("InitDone", WAIT);
+        assertThat(log.lists("podtemplates")).extracting(url -> url.queryParameter("resourceVersion"))
+                .as("podtemplates have no watch cache: the list at any version pages").containsExactly("0", null);
+        await().atMost(WAIT).until(() -> watcher.snapshot().resourceVersion() != null);
+        long synced = Long.parseLong(watcher.snapshot().resourceVersion());
+
+        log.refuse(true);
+        int watchesBefore = log.watches("podtemplates").size();
+        await().atMost(WAIT).until(() -> log.watches("podtemplates").size() > watchesBefore
+                && watcher.snapshot().phase() == WatcherPhase.BACKING_OFF);
+        core.deleteNamespacedPodTemplate("cpt-a", namespace()).execute();
+        core.createNamespacedPodTemplate(namespace(), podTemplate("cpt-d", "cached-pt")).execute();
+        server().compact();
+        log.refuse(false);
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(watcher.store().list())
+                .extracting(t -> t.getMetadata().getName()).containsExactlyInAnyOrder("cpt-b", "cpt-c", "cpt-d"));
+        List<HttpUrl> relists = log.lists("podtemplates").subList(2, log.lists("podtemplates").size());
+        assertThat(Long.parseLong(relists.get(0).queryParameter("resourceVersion")))
+                .as("the relist asks from the last synced version").isGreaterThanOrEqualTo(synced);
+        assertThat(relists.get(0).queryParameter("limit")).isEqualTo("2");
+        assertThat(relists.subList(1, relists.size())).as("then a consistent paged list").isNotEmpty()
+                .allSatisfy(url -> {
+                    assertThat(url.queryParameter("resourceVersion")).isNull();
+                    assertThat(url.queryParameter("limit")).isEqualTo("2");
+                });
+        assertThat(recorder.errors()).extracting(WatchError::label).contains("Error(InitialListFailed 410)");
     }
 
     // ---------------------------------------------------------------- 4. streaming initial list
@@ -743,7 +881,13 @@ abstract class ConformanceScenarios {
     }
 
     static WatchOptions listWatch() {
-        return WatchOptions.defaults().withInitialList(InitialListStrategy.LIST_WATCH);
+        return WatchOptions.defaults().withInitialList(InitialListStrategy.LIST_WATCH)
+                .withListSemantics(ListSemantics.CONSISTENT);
+    }
+
+    static WatchOptions cached() {
+        return WatchOptions.defaults().withInitialList(InitialListStrategy.LIST_WATCH)
+                .withListSemantics(ListSemantics.CACHED);
     }
 
     <T extends KubernetesObject> Watcher<T> start(ResourceType<T> type, RequestLog log, EventRecorder<T> recorder,
@@ -772,6 +916,17 @@ abstract class ConformanceScenarios {
                 .metadata(new V1ObjectMeta().namespace(namespace()).name(name))
                 .template(new V1PodTemplateSpec().spec(new V1PodSpec().containers(
                         List.of(new V1Container().name("main").image("registry.invalid/none:1")))));
+    }
+
+    V1PodTemplate podTemplate(String name, String scenario) {
+        V1PodTemplate template = podTemplate(name);
+        template.getMetadata().putLabelsItem("scenario", scenario);
+        return template;
+    }
+
+    /** Podtemplates of a scenario, which would otherwise show in the scenarios that watch every one. */
+    private void deletePodTemplates(CoreV1Api core, String scenario) throws ApiException {
+        core.deleteCollectionNamespacedPodTemplate(namespace()).labelSelector("scenario=" + scenario).execute();
     }
 
     void createConfigMaps(List<V1ConfigMap> configMaps) throws Exception {

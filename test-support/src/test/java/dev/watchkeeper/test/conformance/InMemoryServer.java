@@ -19,7 +19,9 @@ import java.util.stream.Stream;
 /** The in-memory API server as a {@link ServerUnderTest}: one server per test class. */
 final class InMemoryServer implements ServerUnderTest, AutoCloseable {
 
-    private final InMemoryApiServer server = new InMemoryApiServer().start();
+    /** Without a watch cache for {@code podtemplates}, as the control plane is started. */
+    private final InMemoryApiServer server = InMemoryApiServer.builder().withoutWatchCache("podtemplates").build()
+            .start();
     private final String namespace = "conformance";
     private InMemoryApiServer withoutWatchList;
     private Path kubectlDir;

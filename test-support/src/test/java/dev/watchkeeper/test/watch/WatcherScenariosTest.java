@@ -15,6 +15,7 @@ import static dev.watchkeeper.test.stub.Replies.page;
 import static dev.watchkeeper.test.stub.Replies.serviceUnavailable;
 import static dev.watchkeeper.test.stub.Replies.status;
 import static dev.watchkeeper.test.stub.Replies.tooManyRequests;
+import static dev.watchkeeper.test.stub.Replies.tooLargeResourceVersion;
 import static dev.watchkeeper.test.stub.Replies.tooOldResourceVersion;
 import static dev.watchkeeper.test.stub.Replies.undecodable;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,6 +30,7 @@ import dev.watchkeeper.test.stub.PathScript;
 import dev.watchkeeper.test.stub.RecordedRequest;
 import dev.watchkeeper.watch.ErrorKind;
 import dev.watchkeeper.watch.InitialListStrategy;
+import dev.watchkeeper.watch.ListSemantics;
 import dev.watchkeeper.watch.WatchError;
 import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
@@ -152,6 +154,36 @@ class WatcherScenariosTest {
         assertThat(watches.get(1).resourceVersion()).isNull();
         assertThat(time.sleeps()).as("a first 410 relists at once").isEmpty();
         assertThat(watcher.store().size()).isEqualTo(1);
+        stub.assertScriptConsumed();
+    }
+
+    // 3b
+    @Test
+    void cachedListsAnyVersionFirstRelistsAtTheLastSyncedVersionAndFallsBackWhenItIsTooLarge() {
+        script()
+                .list(page(cm("a", "2"), cm("b", "3")).resourceVersion("4"))
+                .watch(events(added(cm("c", "5")), bookmark("6"), expiredEvent("6", "9")))
+                .list(page(cm("a", "2"), cm("c", "5")).resourceVersion("9"))
+                .watch(events(modified(cm("c", "10")), expiredEvent("10", "12")))
+                .list(tooLargeResourceVersion("10", "8"))
+                .list(page(cm("a", "2")).continueToken("c1").resourceVersion("12"))
+                .list(page(cm("c", "10")).resourceVersion("12"))
+                .watch(events(modified(cm("a", "13"))).thenStayOpen());
+
+        Watcher<V1ConfigMap> watcher = start(WatchOptions.defaults().withListSemantics(ListSemantics.CACHED)
+                .withPageSize(2), BackOffSettings.clientGo());
+
+        assertThat(recorder.awaitEvents(18, WAIT)).containsExactly("Init", "InitApply(a)", "InitApply(b)", "InitDone",
+                "Apply(c)", "Error(WatchError 410)", "Init", "InitApply(a)", "InitApply(c)",
+                "Delete(b, final state unknown)", "InitDone", "Apply(c)", "Error(WatchError 410)", "Init", "Error(InitialListFailed 504)",
+                "InitApply(a)", "InitApply(c)", "InitDone");
+        List<RecordedRequest> lists = stub.listRequests(PATH);
+        assertThat(lists).extracting(RecordedRequest::resourceVersion).containsExactly("0", "6", "10", null, null);
+        assertThat(lists).extracting(RecordedRequest::limit).containsExactly(2, null, null, 2, 2);
+        assertThat(lists).extracting(RecordedRequest::continueToken).containsExactly(null, null, null, null, "c1");
+        assertThat(time.sleeps()).as("a refused version is listed consistently at once").isEmpty();
+        await().atMost(WAIT).until(() -> watcher.store().get("default", "a").map(
+                cm -> cm.getMetadata().getResourceVersion()).orElse("").equals("13"));
         stub.assertScriptConsumed();
     }
 
