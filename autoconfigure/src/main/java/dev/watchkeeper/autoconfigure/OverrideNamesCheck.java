@@ -42,7 +42,7 @@ class OverrideNamesCheck implements SmartLifecycle {
         registry.watchers().stream().map(Watcher::name).forEach(watchers::add);
         Map<String, String> groupOfMember = new HashMap<>();
         Set<String> propertyGroups = new HashSet<>();
-        for (PropertyWatcher declared : PropertyWatcher.declaredIn(properties)) {
+        for (PropertyWatcher declared : PropertyWatcher.declaredIn(properties.watchers())) {
             watchers.add(declared.name());
             if (declared.grouped()) {
                 propertyGroups.add(declared.name());

@@ -3,6 +3,8 @@ package dev.watchkeeper.autoconfigure;
 import dev.watchkeeper.annotation.NamespaceOverrides;
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.ReconcilerProperties;
 import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
@@ -13,24 +15,30 @@ import org.springframework.core.env.Environment;
  */
 final class PropertyNamespaceOverrides {
 
+    private static final String PREFIX = "watchkeeper.reconcilers";
+
     private PropertyNamespaceOverrides() {
     }
 
-    /** The overrides in the environment's {@code watchkeeper.*} properties. */
+    /**
+     * The overrides in the environment's {@code watchkeeper.reconcilers}, binding that map alone: both callers run
+     * before any bean exists, where binding all of {@link WatchkeeperProperties} (its bean binds it later) would cost
+     * start-up time for nothing.
+     */
     static NamespaceOverrides of(Environment environment) {
-        return of(Binder.get(environment).bindOrCreate("watchkeeper", WatchkeeperProperties.class));
+        return of(Binder.get(environment).bind(PREFIX, Bindable.mapOf(String.class, ReconcilerProperties.class))
+                .orElse(Map.of()));
     }
 
     /** Checks every reconciler's namespaces at once, so a wrong one fails before any is parsed. */
-    static NamespaceOverrides of(WatchkeeperProperties properties) {
-        properties.reconcilers().forEach((name, own) -> own.namespaces().forEach(namespace -> {
+    static NamespaceOverrides of(Map<String, ReconcilerProperties> reconcilers) {
+        reconcilers.forEach((name, own) -> own.namespaces().forEach(namespace -> {
             if (!PropertyWatcher.isNamespaceName(namespace)) {
-                throw WatchkeeperPropertyException.invalid(
-                        PropertyLayers.entry("watchkeeper.reconcilers", name) + ".namespaces", namespace,
-                        "is not a namespace name");
+                throw WatchkeeperPropertyException.invalid(PropertyLayers.entry(PREFIX, name) + ".namespaces",
+                        namespace, "is not a namespace name");
             }
         }));
-        return reconcilerName -> List.copyOf(
-                properties.reconcilers().getOrDefault(reconcilerName, ReconcilerProperties.NONE).namespaces());
+        Map<String, ReconcilerProperties> bound = Map.copyOf(reconcilers);
+        return reconcilerName -> List.copyOf(bound.getOrDefault(reconcilerName, ReconcilerProperties.NONE).namespaces());
     }
 }

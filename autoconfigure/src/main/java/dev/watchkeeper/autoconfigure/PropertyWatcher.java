@@ -13,6 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.env.Environment;
 
 /**
  * A watcher declared by {@code watchkeeper.watchers.<name>.*}: its resource and one declaration per namespace. A
@@ -31,21 +34,34 @@ import java.util.regex.Pattern;
 record PropertyWatcher(String name, ResourceType<?> type, List<WatcherDeclaration<?>> declarations,
         boolean grouped) {
 
+    /** Where watchers are declared. */
+    static final String PREFIX = "watchkeeper.watchers";
+
     private static final Pattern VERSION = Pattern.compile("v[0-9]+((alpha|beta)[0-9]+)?");
     private static final Pattern DNS_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     private static final Pattern KIND = Pattern.compile("[A-Z][A-Za-z0-9]*");
 
-    /** Every watcher the properties declare, in name order. */
-    static List<PropertyWatcher> declaredIn(WatchkeeperProperties properties) {
+    /** Every watcher {@code watchkeeper.watchers} declares, in name order. */
+    static List<PropertyWatcher> declaredIn(Map<String, WatcherProperties> watchers) {
         List<PropertyWatcher> declared = new ArrayList<>();
-        properties.watchers().entrySet().stream().sorted(Map.Entry.comparingByKey())
+        watchers.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .filter(entry -> entry.getValue().declaresWatcher())
                 .forEach(entry -> declared.add(of(entry.getKey(), entry.getValue())));
         return declared;
     }
 
+    /**
+     * Every watcher the environment's {@code watchkeeper.watchers} declares, binding that map alone: read before any
+     * bean exists, where binding all of {@link WatchkeeperProperties} (its bean binds it later) would cost start-up
+     * time for nothing.
+     */
+    static List<PropertyWatcher> declaredIn(Environment environment) {
+        return declaredIn(Binder.get(environment).bind(PREFIX, Bindable.mapOf(String.class, WatcherProperties.class))
+                .orElse(Map.of()));
+    }
+
     static PropertyWatcher of(String name, WatcherProperties properties) {
-        String prefix = "watchkeeper.watchers." + name;
+        String prefix = PREFIX + "." + name;
         ResourceType<?> declared = type(prefix, properties);
         ResourceType<?> type = properties.watch() != null && properties.watch().isMetadataOnly()
                 ? declared.metadataOnly() : declared;

@@ -21,7 +21,6 @@ import org.springframework.beans.factory.support.AutowireCandidateQualifier;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.BeanDefinitionRegistryPostProcessor;
 import org.springframework.beans.factory.support.RootBeanDefinition;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -72,12 +71,10 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
             PropertyKeys.checkKnown(configurable); // the first step that reads the properties: fail before it
         }
         List<String> existing = List.of(registry.getBeanDefinitionNames());
-        WatchkeeperProperties properties = Binder.get(environment).bindOrCreate("watchkeeper",
-                WatchkeeperProperties.class);
-        for (PropertyWatcher declared : PropertyWatcher.declaredIn(properties)) {
+        for (PropertyWatcher declared : PropertyWatcher.declaredIn(environment)) {
             registerProperty(registry, beanFactory, declared);
         }
-        NamespaceOverrides namespaceOverrides = PropertyNamespaceOverrides.of(properties);
+        NamespaceOverrides namespaceOverrides = PropertyNamespaceOverrides.of(environment);
         for (String beanName : existing) {
             Class<?> type = typeOf(beanFactory, beanName);
             if (type == null) {

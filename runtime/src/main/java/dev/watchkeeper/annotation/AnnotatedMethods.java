@@ -18,12 +18,19 @@ import org.springframework.core.annotation.AnnotationUtils;
  */
 final class AnnotatedMethods {
 
+    private static final String SPRING_PACKAGE = "org.springframework.";
+
     private AnnotatedMethods() {
     }
 
-    /** The methods of {@code type} (and its supertypes) carrying {@code annotation}, merged with meta-annotations. */
+    /**
+     * The methods of {@code type} (and its supertypes) carrying {@code annotation}, merged with meta-annotations;
+     * none on Spring's own classes (as Spring's {@code EventListenerMethodProcessor} skips its container classes):
+     * they cannot carry Watchkeeper's annotations, and walking their methods at start-up loads every type their
+     * signatures name.
+     */
     static <A extends Annotation> Map<Method, A> find(Class<?> type, Class<A> annotation) {
-        if (!AnnotationUtils.isCandidateClass(type, annotation)) {
+        if (type.getName().startsWith(SPRING_PACKAGE) || !AnnotationUtils.isCandidateClass(type, annotation)) {
             return Map.of();
         }
         return MethodIntrospector.selectMethods(type, (MethodIntrospector.MetadataLookup<A>) method ->

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
+import org.springframework.watchkeeperfixture.SpringPackageReconcilers;
 
 /** The one {@code @Reconciler} parser: attributes, placeholders, watchers and the errors for a wrong method. */
 class ReconcilerParserTest {
@@ -64,6 +65,12 @@ class ReconcilerParserTest {
         assertThat(parse(Unselected.class, "plain", resolver(Map.of(
                 "watchkeeper.shard.label-selector", "shard=blue"))).get(0).primary().scope().labelSelector())
                 .isEqualTo("shard=blue");
+    }
+
+    @Test
+    void springsOwnClassesAreNotWalked() {
+        assertThat(parse(SpringPackageReconcilers.class, "inSpringPackage", RESOLVER)).isEmpty();
+        assertThat(parse(Unselected.class, "plain", RESOLVER)).hasSize(1);
     }
 
     @Test
