@@ -79,10 +79,14 @@ final class FailureLedger {
                 order.incrementAndGet()));
     }
 
-    /** Forgets {@code key}'s failure and backoff (after a success or a delete). */
+    /**
+     * Forgets {@code key}'s failure and backoff (after a success or a delete). A key has a backoff only while it has
+     * a failure ({@link #retry} records both), so a key without one, the common case, costs one lookup.
+     */
     void forget(ObjectKey key) {
-        failures.remove(key);
-        backOff.forget(key);
+        if (failures.remove(key) != null) {
+            backOff.forget(key);
+        }
     }
 
     /** Forgets every failing key and returns them (for a manual retry). */

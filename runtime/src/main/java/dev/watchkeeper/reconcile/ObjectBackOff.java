@@ -1,9 +1,9 @@
 package dev.watchkeeper.reconcile;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.retry.backoff.BackOffContext;
 import org.springframework.retry.backoff.BackOffPolicy;
 import org.springframework.retry.backoff.Sleeper;
@@ -26,7 +26,8 @@ public final class ObjectBackOff<K> {
 
     private final CapturingSleeper sleeper = new CapturingSleeper();
     private final BackOffPolicy policy;
-    private final Map<K, BackOffContext> contexts = new HashMap<>();
+    /** Read and removed without the lock (a success forgets a key that mostly has none); {@link #next} holds it. */
+    private final Map<K, BackOffContext> contexts = new ConcurrentHashMap<>();
 
     /**
      * @param policy a {@link SleepingBackOffPolicy}: only through its sleeper can a delay be learned without blocking
@@ -59,12 +60,12 @@ public final class ObjectBackOff<K> {
     }
 
     /** Starts {@code key}'s backoff over (after a success, a delete or a manual retry). */
-    public synchronized void forget(K key) {
+    public void forget(K key) {
         contexts.remove(key);
     }
 
     /** How many keys have a backoff in progress. */
-    public synchronized int size() {
+    public int size() {
         return contexts.size();
     }
 

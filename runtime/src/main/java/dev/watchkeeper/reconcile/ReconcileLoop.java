@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +58,11 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     private static final int FAILING_KEYS_SHOWN = 20;
     private static final Duration AFTER_INTERRUPT = Duration.ofSeconds(1);
 
+    /** The key one worker is reconciling, {@code null} between reconciles. */
+    private static final class CurrentKey {
+        volatile ObjectKey key;
+    }
+
     /** A secondary watcher (or one per namespace) and how its objects map to primary keys. */
     private record Secondary<S extends KubernetesObject>(WatcherGroup<S> watcher, SecondaryMapper<S> mapper) {
     }
@@ -75,8 +81,11 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
 
     private final List<Thread> threads = new ArrayList<>();
-    /** The key each worker is reconciling, so a reconcile that outlives a stop can be named. */
-    private final Map<Thread, ObjectKey> reconciling = new ConcurrentHashMap<>();
+    /**
+     * The key each worker is reconciling, so a reconcile that outlives a stop can be named; a worker registers once
+     * and then only writes its own {@link CurrentKey}, so a reconcile touches no shared map.
+     */
+    private final Map<Thread, CurrentKey> reconciling = new ConcurrentHashMap<>();
     /** Workers whose reconcile ignored its interrupt when this controller stopped waiting for them. */
     private final Set<Thread> abandoned = ConcurrentHashMap.newKeySet();
     private volatile CompletableFuture<Void> ready = new CompletableFuture<>();
@@ -276,7 +285,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         for (Thread thread : threads) {
             if (thread.isAlive()) {
                 abandoned.add(thread);
-                ObjectKey key = reconciling.get(thread);
+                ObjectKey key = reconcilingOn(thread);
                 log.warn("reconciler {}: the reconcile of {} ignored its interrupt and still runs after {} ms; it is"
                         + " left running on thread {}", name, key == null ? "no key" : key, waited.toMillis(),
                         thread.getName());
@@ -379,8 +388,14 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     /** Keys of abandoned reconciles that still run. */
     private List<String> stuckKeys() {
         abandoned.removeIf(thread -> !thread.isAlive());
-        return abandoned.stream().map(reconciling::get).filter(Objects::nonNull).map(ObjectKey::toString).sorted()
+        return abandoned.stream().map(this::reconcilingOn).filter(Objects::nonNull).map(ObjectKey::toString).sorted()
                 .toList();
+    }
+
+    /** The key {@code thread} is reconciling, or {@code null}. */
+    private ObjectKey reconcilingOn(Thread thread) {
+        CurrentKey current = reconciling.get(thread);
+        return current == null ? null : current.key;
     }
 
     // ---- events in
@@ -415,6 +430,9 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     }
 
     private void work(long myTerm) {
+        CurrentKey current = new CurrentKey();
+        reconciling.put(Thread.currentThread(), current);
+        BooleanSupplier termEnded = () -> term != myTerm;
         try {
             CompletableFuture.anyOf(ready, stopped).get();
             if (!ready.isDone()) {
@@ -437,11 +455,11 @@ public final class ReconcileLoop<T extends KubernetesObject> {
                         eventKeys.enqueueAll();
                         scheduleResync();
                     } else {
-                        reconciling.put(Thread.currentThread(), key);
-                        reconciliation.run(key, () -> term != myTerm);
+                        current.key = key;
+                        reconciliation.run(key, termEnded);
                     }
                 } finally {
-                    reconciling.remove(Thread.currentThread());
+                    current.key = null;
                     queue.done(key);
                 }
             }
@@ -453,6 +471,8 @@ public final class ReconcileLoop<T extends KubernetesObject> {
             // Only fatal errors get here (Reconciliation keeps the rest): no worker goes on as if nothing happened.
             stop();
             throw fatal;
+        } finally {
+            reconciling.remove(Thread.currentThread());
         }
     }
 

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,13 +42,14 @@ final class Reconciliation<T extends KubernetesObject> {
     private final WorkQueue<ObjectKey> queue;
     private final FailureLedger ledger;
     private final EventKeys<T> eventKeys;
-    private final AtomicLong reconciles = new AtomicLong();
+    /** Added to by every worker after every reconcile, so striped rather than one contended counter. */
+    private final LongAdder reconciles = new LongAdder();
     private final AtomicLong errors = new AtomicLong();
     private final AtomicLong requeues = new AtomicLong();
     private final AtomicLong retries = new AtomicLong();
     private final AtomicLong cleanups = new AtomicLong();
     private volatile Instant lastReconcileAt;
-    private volatile String lastResult;
+    private volatile ReconcileOutcome.Kind lastResult;
 
     /** {@code finalizer}: {@code null} for none; with one, {@code apiClient} must be set. */
     Reconciliation(String name, WatcherGroup<T> primary, ReconcileFunction<T> reconciler, Finalizer<T> finalizer,
@@ -71,7 +73,7 @@ final class Reconciliation<T extends KubernetesObject> {
 
     /** Totals since start. */
     ReconcilerSnapshot.Counts counts() {
-        return new ReconcilerSnapshot.Counts(reconciles.get(), errors.get(), requeues.get(), retries.get(),
+        return new ReconcilerSnapshot.Counts(reconciles.sum(), errors.get(), requeues.get(), retries.get(),
                 cleanups.get());
     }
 
@@ -82,7 +84,8 @@ final class Reconciliation<T extends KubernetesObject> {
 
     /** The latest outcome's word ({@code done}, {@code requeue}, {@code error}, {@code terminal}), or {@code null}. */
     String lastResult() {
-        return lastResult;
+        ReconcileOutcome.Kind kind = lastResult;
+        return kind == null ? null : kind.word();
     }
 
     /**
@@ -202,12 +205,12 @@ final class Reconciliation<T extends KubernetesObject> {
     }
 
     private void finish(ReconcileOutcome outcome) {
-        reconciles.incrementAndGet();
+        reconciles.increment();
         if (outcome.attempt() > 1) {
             retries.incrementAndGet();
         }
         lastReconcileAt = time.clock().instant();
-        lastResult = outcome.kind().word();
+        lastResult = outcome.kind();
         for (ReconcileListener listener : listeners) {
             try {
                 listener.onReconcile(outcome);

@@ -5,11 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Objects;
 import java.util.PriorityQueue;
-import java.util.Set;
 
 /**
  * A queue of keys with client-go workqueue semantics (docs/semantics.md §9). A key is in at most one of <em>queued</em>
@@ -23,7 +21,8 @@ import java.util.Set;
  * </ul>
  * {@link #shutdown} ends every {@code take} at once; {@link #shutdownWithDrain} (client-go's
  * {@code ShutDownWithDrain}) first hands out the keys due by then.
- * Keys due now wait in a FIFO, only delayed keys in a heap, so the common add and take cost O(1).
+ * Each key has one entry that says where it is; keys due now wait in a FIFO, only delayed keys in a heap. So the
+ * common add, take and done each cost at most one hash lookup, and only a delay reads the clock.
  *
  * <pre>{@code
  * WorkQueue<ObjectKey> queue = new WorkQueue<>(TimeSource.system());
@@ -39,25 +38,55 @@ import java.util.Set;
  */
 public final class WorkQueue<K> {
 
-    /** A queued key and when it is due; in the heap, stale once the key was re-added with an earlier due time. */
-    private record Slot<K>(K key, Instant due, long sequence, boolean delayed) implements Comparable<Slot<K>> {
+    /** The due time of a key added without delay: it has always passed, so no clock is read for it. */
+    private static final Instant NOW = Instant.MIN;
+    private static final Duration FOREVER = Duration.ofDays(365);
+
+    /** Where a key is. */
+    private enum Place {
+        /** In the FIFO, due now. */
+        READY,
+        /** In the heap, waiting for its due time. */
+        DELAYED,
+        /** Handed out by {@link #take}, not yet {@link #done}. */
+        PROCESSING
+    }
+
+    /** A key's one entry: where it is and, in the heap or once processed, when it is due. */
+    private static final class Entry<K> {
+        final K key;
+        Place place;
+        /** DELAYED: its slot in the heap. */
+        Slot<K> slot;
+        /** PROCESSING: when it is due again after {@link #done} ({@link #NOW} or later), {@code null} if not added. */
+        Instant dueAgain;
+
+        Entry(K key) {
+            this.key = key;
+        }
+    }
+
+    /** A delayed key's place in the heap; stale once the key left it (taken, re-added earlier, dropped). */
+    private record Slot<K>(Entry<K> entry, Instant due, long sequence) implements Comparable<Slot<K>> {
         @Override
         public int compareTo(Slot<K> other) {
             int byDue = due.compareTo(other.due);
             return byDue != 0 ? byDue : Long.compare(sequence, other.sequence);
         }
+
+        boolean isStale() {
+            return entry.slot != this;
+        }
     }
 
     private final TimeSource time;
     private final Object monitor = new Object();
-    private final ArrayDeque<K> ready = new ArrayDeque<>();
+    private final Map<K, Entry<K>> entries = new HashMap<>();
+    private final ArrayDeque<Entry<K>> ready = new ArrayDeque<>();
     private final PriorityQueue<Slot<K>> heap = new PriorityQueue<>();
-    private final Map<K, Slot<K>> queued = new HashMap<>();
-    private final Set<K> processing = new HashSet<>();
-    /** Keys added while processing, with the earliest due time asked for; queued by {@link #done}. */
-    private final Map<K, Instant> dirty = new HashMap<>();
     /** How many queued keys wait in the heap for their due time. */
     private int delayed;
+    private int processing;
     private long sequence;
     private long changes;
     private boolean shutdown;
@@ -76,17 +105,18 @@ public final class WorkQueue<K> {
     /** Queues {@code key} to be taken after {@code delay}; an earlier due time already queued wins. No-op once shut down. */
     public void add(K key, Duration delay) {
         Objects.requireNonNull(key, "key");
-        Instant now = time.clock().instant();
-        Instant due = delay.isNegative() ? now : now.plus(delay);
+        boolean later = delay.compareTo(Duration.ZERO) > 0;
+        Instant due = later ? time.clock().instant().plus(delay) : NOW;
         synchronized (monitor) {
             if (shutdown || draining) {
                 return;
             }
-            if (processing.contains(key)) {
-                dirty.merge(key, due, (a, b) -> a.isBefore(b) ? a : b);
-                return;
+            Entry<K> entry = entries.computeIfAbsent(key, Entry::new);
+            if (entry.place == Place.PROCESSING) {
+                entry.dueAgain = entry.dueAgain == null || due.isBefore(entry.dueAgain) ? due : entry.dueAgain;
+            } else if (entry.place == null || entry.place == Place.DELAYED && due.isBefore(entry.slot.due())) {
+                queue(entry, due, later); // new, or an earlier due time than its slot's
             }
-            enqueue(key, due, now);
         }
     }
 
@@ -99,21 +129,21 @@ public final class WorkQueue<K> {
     public K take() throws InterruptedException {
         synchronized (monitor) {
             while (!shutdown) {
-                Instant now = time.clock().instant();
-                Slot<K> head = promoteDue(now);
-                K key = ready.poll();
-                if (key != null) {
-                    queued.remove(key);
-                    processing.add(key);
-                    if (!ready.isEmpty() || head != null) {
-                        wakeOneTaker(); // another idle taker looks at the next key
+                Instant now = heap.isEmpty() ? null : time.clock().instant();
+                Slot<K> head = now == null ? null : promoteDue(now);
+                Entry<K> entry = ready.poll();
+                if (entry != null) {
+                    entry.place = Place.PROCESSING;
+                    processing++;
+                    if (!ready.isEmpty()) {
+                        wakeOneTaker(); // another idle taker takes the next key
                     }
-                    return key;
+                    return entry.key;
                 }
                 if (draining) {
                     return null; // a key still processing comes back to its own worker through done
                 }
-                Duration wait = head == null ? Duration.ofDays(365) : Duration.between(now, head.due());
+                Duration wait = head == null ? FOREVER : Duration.between(now, head.due());
                 long seen = changes;
                 time.await(monitor, wait, () -> shutdown || changes != seen);
             }
@@ -124,15 +154,14 @@ public final class WorkQueue<K> {
     /** Moves the delayed keys due by {@code now} to the FIFO, in due order; returns the next one not yet due. */
     private Slot<K> promoteDue(Instant now) {
         for (Slot<K> head = heap.peek(); head != null; head = heap.peek()) {
-            if (queued.get(head.key()) != head) {
-                heap.poll(); // stale: re-added earlier
+            if (head.isStale()) {
+                heap.poll();
             } else if (head.due().isAfter(now)) {
                 return head;
             } else {
                 heap.poll();
-                queued.put(head.key(), new Slot<>(head.key(), head.due(), head.sequence(), false));
-                ready.add(head.key());
                 delayed--;
+                toReady(head.entry());
             }
         }
         return null;
@@ -141,14 +170,27 @@ public final class WorkQueue<K> {
     /** Ends the processing of {@code key}; if it was added meanwhile, it is queued again. */
     public void done(K key) {
         synchronized (monitor) {
-            if (!processing.remove(key)) {
+            Entry<K> entry = entries.remove(key);
+            if (entry == null) {
                 return;
             }
-            Instant due = dirty.remove(key);
-            Instant now = time.clock().instant();
-            if (due != null && !shutdown && !(draining && due.isAfter(now))) {
-                enqueue(key, due, now);
+            if (entry.place != Place.PROCESSING) {
+                entries.put(key, entry); // queued, not processing: done is a no-op
+                return;
             }
+            processing--;
+            Instant due = entry.dueAgain;
+            if (due == null || shutdown) {
+                return;
+            }
+            boolean later = due != NOW && due.isAfter(time.clock().instant());
+            if (draining && later) {
+                return;
+            }
+            entry.dueAgain = null;
+            entry.place = null;
+            entries.put(key, entry);
+            queue(entry, due, later);
         }
     }
 
@@ -174,10 +216,18 @@ public final class WorkQueue<K> {
             draining = true;
             Instant now = time.clock().instant();
             promoteDue(now);
-            heap.forEach(slot -> queued.remove(slot.key(), slot));
+            for (Slot<K> slot : heap) {
+                if (!slot.isStale()) {
+                    entries.remove(slot.entry().key);
+                }
+            }
             heap.clear();
             delayed = 0;
-            dirty.values().removeIf(due -> due.isAfter(now));
+            for (Entry<K> entry : entries.values()) {
+                if (entry.dueAgain != null && entry.dueAgain.isAfter(now)) {
+                    entry.dueAgain = null;
+                }
+            }
             changes++;
             monitor.notifyAll();
         }
@@ -193,7 +243,7 @@ public final class WorkQueue<K> {
     /** Keys due now, waiting for a taker (client-go's {@code Len}); not delayed ones, not those being processed. */
     public int depth() {
         synchronized (monitor) {
-            return queued.size() - delayed;
+            return ready.size();
         }
     }
 
@@ -207,49 +257,62 @@ public final class WorkQueue<K> {
     /** Keys being processed. */
     public int inFlight() {
         synchronized (monitor) {
-            return processing.size();
+            return processing;
         }
     }
 
     /** Whether {@code key} is queued (not whether it is being processed). */
     public boolean isQueued(K key) {
         synchronized (monitor) {
-            return queued.containsKey(key);
+            Entry<K> entry = entries.get(key);
+            return entry != null && entry.place != Place.PROCESSING;
         }
     }
 
-    /** When {@code key} is due, or {@code null} when it is not queued. */
+    /** When {@code key} is due (the current time once it waits in the FIFO), or {@code null} when it is not queued. */
     public Instant dueAt(K key) {
         synchronized (monitor) {
-            Slot<K> slot = queued.get(key);
-            return slot == null ? null : slot.due();
+            Entry<K> entry = entries.get(key);
+            if (entry == null || entry.place == Place.PROCESSING) {
+                return null;
+            }
+            return entry.place == Place.DELAYED ? entry.slot.due() : time.clock().instant();
         }
     }
 
-    /** Queues {@code key}, unless it is already due no later; a key in the FIFO is due, so it stays as it is. */
-    private void enqueue(K key, Instant due, Instant now) {
-        Slot<K> existing = queued.get(key);
-        if (existing != null && (!existing.delayed() || !due.isBefore(existing.due()))) {
-            return;
+    /** Puts a new entry, or a delayed one due earlier now, in the heap if {@code later}, else in the FIFO. */
+    private void queue(Entry<K> entry, Instant due, boolean later) {
+        if (entry.place == Place.DELAYED) {
+            delayed--; // its old slot goes stale in the heap
+            entry.slot = null;
         }
-        if (existing != null) {
-            delayed--; // an earlier due time replaces a delayed slot, which goes stale in the heap
-        }
-        boolean later = due.isAfter(now);
-        Slot<K> slot = new Slot<>(key, due, sequence++, later);
-        queued.put(key, slot);
         if (later) {
+            Slot<K> slot = new Slot<>(entry, due, sequence++);
+            entry.place = Place.DELAYED;
+            entry.slot = slot;
             heap.add(slot);
             delayed++;
+            if (heap.peek() == slot) {
+                wakeOneTaker(); // a taker waiting for a later head waits for this one instead
+            }
         } else {
-            ready.add(key);
+            toReady(entry);
         }
-        wakeOneTaker();
+    }
+
+    private void toReady(Entry<K> entry) {
+        entry.place = Place.READY;
+        entry.slot = null;
+        ready.add(entry);
+        if (ready.size() == 1) {
+            wakeOneTaker(); // while more wait, the taker of each wakes the next
+        }
     }
 
     /**
-     * Takers are interchangeable, so one key wakes one of them (waking all would make every idle worker contend for
-     * the monitor on each add); the one that takes a key wakes the next while keys remain.
+     * Takers are interchangeable, so a key that finds the FIFO empty wakes one of them, and each taker that leaves
+     * keys behind wakes the next: one wake-up per taker needed, not one per key (an add that wakes a taker per key
+     * has every idle worker contend for the monitor).
      */
     private void wakeOneTaker() {
         changes++;

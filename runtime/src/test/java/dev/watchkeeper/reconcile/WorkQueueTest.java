@@ -5,7 +5,16 @@ import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.backoff.TimeSource;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.stream.IntStream;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -252,6 +261,92 @@ class WorkQueueTest {
 
         assertThat(real.take()).isEqualTo("a");
         assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(19));
+    }
+
+    @Test
+    void keysAddedAtOnceWhileEveryTakerWaitsWakeOneTakerPerKey() throws Exception {
+        // Real waiting: the manual clock's await returns every 2 ms and would hide a taker that is never woken.
+        WorkQueue<String> real = new WorkQueue<>(TimeSource.system());
+        int waiting = 4;
+        CountDownLatch allHolding = new CountDownLatch(waiting);
+        List<CompletableFuture<String>> taken = new ArrayList<>();
+        for (int i = 0; i < waiting; i++) {
+            taken.add(CompletableFuture.supplyAsync(() -> {
+                try {
+                    String key = real.take();
+                    allHolding.countDown();
+                    allHolding.await(); // every key is held at once only if every taker was woken
+                    return key;
+                } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            }, takers));
+        }
+        await().until(() -> waitingThreads(waiting));
+
+        for (int i = 0; i < waiting; i++) {
+            real.add("k" + i); // only the first finds the FIFO empty and wakes a taker
+        }
+
+        assertThat(allHolding.await(2, TimeUnit.SECONDS)).as("every waiting taker got a key").isTrue();
+        assertThat(taken.stream().map(CompletableFuture::join).sorted().toList()).containsExactly("k0", "k1", "k2", "k3");
+        real.shutdown();
+    }
+
+    @Test
+    void underConcurrentAddsEveryKeyIsHandedOutAfterItsLastAddAndNeverTwiceAtOnce() throws Exception {
+        WorkQueue<Integer> real = new WorkQueue<>(TimeSource.system());
+        int keys = 200;
+        AtomicIntegerArray running = new AtomicIntegerArray(keys);
+        AtomicIntegerArray addsSeen = new AtomicIntegerArray(keys);
+        AtomicIntegerArray adds = new AtomicIntegerArray(keys);
+        AtomicInteger overlaps = new AtomicInteger();
+        for (int t = 0; t < 8; t++) {
+            takers.submit(() -> {
+                for (Integer key = real.take(); key != null; key = real.take()) {
+                    if (running.incrementAndGet(key) > 1) {
+                        overlaps.incrementAndGet();
+                    }
+                    addsSeen.set(key, adds.get(key)); // what this run saw; an add after this must cause another
+                    Thread.onSpinWait();
+                    running.decrementAndGet(key);
+                    real.done(key);
+                }
+                return null;
+            });
+        }
+        List<Future<?>> adders = new ArrayList<>();
+        for (int a = 0; a < 3; a++) {
+            adders.add(takers.submit(() -> {
+                for (int i = 0; i < 20_000; i++) {
+                    int key = ThreadLocalRandom.current().nextInt(keys);
+                    adds.incrementAndGet(key);
+                    real.add(key);
+                    if (i % 1_000 == 0) {
+                        Thread.sleep(1); // let the takers go idle now and then, so adds find them waiting
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> adder : adders) {
+            adder.get(4, TimeUnit.SECONDS);
+        }
+
+        await().atMost(Duration.ofSeconds(2)).until(() -> IntStream.range(0, keys)
+                .allMatch(key -> addsSeen.get(key) == adds.get(key)));
+        assertThat(overlaps).hasValue(0);
+        assertThat(real.depth()).isZero();
+        real.shutdown();
+    }
+
+    private boolean waitingThreads(int count) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(thread -> thread.getState() == Thread.State.TIMED_WAITING
+                        || thread.getState() == Thread.State.WAITING)
+                .filter(thread -> Arrays.stream(thread.getStackTrace())
+                        .anyMatch(frame -> frame.getClassName().equals(WorkQueue.class.getName())))
+                .count() >= count;
     }
 
     private String takeQuietly() {
