@@ -70,7 +70,7 @@ final class ExtendedControllerDispatch extends DispatchTarget {
 
     @Override
     void enqueue(int key) {
-        queue.add(new Request("bench", SyntheticWatchApi.name(key)));
+        queue.add(new Request("bench", objectName(key)));
     }
 
     @Override

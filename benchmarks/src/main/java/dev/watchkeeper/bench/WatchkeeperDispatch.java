@@ -47,7 +47,7 @@ final class WatchkeeperDispatch extends DispatchTarget {
 
     @Override
     void enqueue(int key) {
-        controller.enqueue(new ObjectKey("bench", SyntheticWatchApi.name(key)));
+        controller.enqueue(new ObjectKey("bench", objectName(key)));
     }
 
     @Override
