@@ -1,5 +1,7 @@
 package dev.watchkeeper.bench;
 
+import dev.watchkeeper.watch.WatchEvent;
+import dev.watchkeeper.watch.WatchEventListener;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
@@ -21,6 +23,24 @@ final class Clients {
     }
 
     /** An {@link ApiClient} for {@code url} without read timeout, so watches stay open. */
+    /**
+     * {@code listener} as one that reads no object (event types and keys only), so the watcher decodes nothing for
+     * it: the harness's own counting listeners must not make our watcher decode what the measured client would not.
+     */
+    static <T> WatchEventListener<T> readingNoObjects(WatchEventListener<T> listener) {
+        return new WatchEventListener<>() {
+            @Override
+            public void onEvent(WatchEvent<T> event) {
+                listener.onEvent(event);
+            }
+
+            @Override
+            public boolean readsObjects() {
+                return false;
+            }
+        };
+    }
+
     static ApiClient apiClient(String url) {
         return new ClientBuilder().setBasePath(url).setReadTimeout(Duration.ZERO).build();
     }

@@ -62,13 +62,13 @@ final class SyncChild {
         Watcher<V1ConfigMap> watcher = Watcher.builder(Clients.apiClient(url), ResourceType.of(V1ConfigMap.class))
                 .build();
         try {
-            watcher.addListener(event -> {
+            watcher.addListener(Clients.readingNoObjects(event -> {
                 if (event instanceof WatchEvent.Init<V1ConfigMap>) {
                     inits.incrementAndGet();
                 } else if (event instanceof WatchEvent.InitDone<V1ConfigMap> && inits.get() >= 2) {
                     relisted.countDown();
                 }
-            });
+            }));
             watcher.start();
             if (!watcher.store().awaitReady(TIMEOUT)) {
                 throw new IllegalStateException("not ready within " + TIMEOUT);

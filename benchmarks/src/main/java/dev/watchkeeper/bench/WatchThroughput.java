@@ -300,19 +300,11 @@ final class WatchThroughput {
 
         /** Counts Apply events; it reads no object, so none is decoded for it. */
         WatchEventListener<V1ConfigMap> listener() {
-            return new WatchEventListener<>() {
-                @Override
-                public void onEvent(WatchEvent<V1ConfigMap> event) {
-                    if (event instanceof WatchEvent.Apply<V1ConfigMap>) {
-                        hit();
-                    }
+            return Clients.readingNoObjects(event -> {
+                if (event instanceof WatchEvent.Apply<V1ConfigMap>) {
+                    hit();
                 }
-
-                @Override
-                public boolean readsObjects() {
-                    return false;
-                }
-            };
+            });
         }
 
         Counter(int target) {

@@ -6,6 +6,7 @@ import io.kubernetes.client.openapi.models.V1OwnerReference;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.UUID;
 
 /**
  * One version of an object as a watcher received it. Its metadata (key, uid, resourceVersion, generation, labels,
@@ -48,7 +49,11 @@ public final class CachedObject<T> {
     }
 
     private final ObjectKey key;
-    private final String uid;
+    /** A uid in the canonical UUID form is kept as two longs (16 bytes instead of a 36-character string). */
+    private final long uidHigh;
+    private final long uidLow;
+    /** Any other uid, or {@code null}. */
+    private final String uidText;
     private final String resourceVersion;
     private final Long generation;
     private final Map<String, String> labels;
@@ -67,7 +72,10 @@ public final class CachedObject<T> {
             List<V1OwnerReference> ownerReferences, String deletionTimestamp, List<String> finalizers, byte[] json,
             Decoder<T> decoder) {
         this.key = Objects.requireNonNull(key, "key");
-        this.uid = uid;
+        long[] uuid = canonicalUuid(uid);
+        this.uidHigh = uuid == null ? 0 : uuid[0];
+        this.uidLow = uuid == null ? 0 : uuid[1];
+        this.uidText = uuid == null ? uid : null;
         this.resourceVersion = resourceVersion;
         this.generation = generation;
         this.labels = labels == null ? Map.of() : labels;
@@ -80,7 +88,9 @@ public final class CachedObject<T> {
 
     private CachedObject(T object, V1ObjectMeta metadata) {
         this.key = new ObjectKey(metadata.getNamespace(), metadata.getName());
-        this.uid = metadata.getUid();
+        this.uidHigh = 0;
+        this.uidLow = 0;
+        this.uidText = metadata.getUid();
         this.resourceVersion = metadata.getResourceVersion();
         this.generation = metadata.getGeneration();
         this.labels = metadata.getLabels() == null ? Map.of() : metadata.getLabels();
@@ -104,7 +114,26 @@ public final class CachedObject<T> {
     }
 
     public String uid() {
-        return uid;
+        return uidText != null || (uidHigh == 0 && uidLow == 0) ? uidText : new UUID(uidHigh, uidLow).toString();
+    }
+
+    /** {@code uid} as two longs if it is a UUID written the canonical way (lower-case), else {@code null}. */
+    private static long[] canonicalUuid(String uid) {
+        if (uid == null || uid.length() != 36) {
+            return null;
+        }
+        for (int i = 0; i < 36; i++) {
+            char c = uid.charAt(i);
+            boolean dash = i == 8 || i == 13 || i == 18 || i == 23;
+            if (dash ? c != '-' : !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
+                return null;
+            }
+        }
+        UUID parsed = UUID.fromString(uid);
+        if (parsed.getMostSignificantBits() == 0 && parsed.getLeastSignificantBits() == 0) {
+            return null;
+        }
+        return new long[] {parsed.getMostSignificantBits(), parsed.getLeastSignificantBits()};
     }
 
     public String resourceVersion() {

@@ -130,6 +130,18 @@ class CachedObjectTest {
     }
 
     @Test
+    void aUidReadsBackAsTheServerWroteIt() {
+        CountingDecoder decoder = new CountingDecoder(new CountDownLatch(0));
+        for (String uid : List.of("0b4c1f52-9d0e-4a7b-8c1e-2f6a3d5e7b90", "0B4C1F52-9D0E-4A7B-8C1E-2F6A3D5E7B90",
+                "not-a-uuid", "00000000-0000-0000-0000-000000000000")) {
+            assertThat(new CachedObject<>(new ObjectKey("default", "a"), uid, "1", null, null, null, null, null,
+                    new byte[0], decoder).uid()).isEqualTo(uid);
+        }
+        assertThat(new CachedObject<>(new ObjectKey("default", "a"), null, "1", null, null, null, null, null,
+                new byte[0], decoder).uid()).isNull();
+    }
+
+    @Test
     void anObjectHandedInDecodedCarriesItsModelsMetadata() {
         V1ConfigMap model = new V1ConfigMap().metadata(new V1ObjectMeta().namespace("ns").name("n").uid("u")
                 .resourceVersion("9").generation(3L).labels(Map.of("app", "x")).addFinalizersItem("f"));

@@ -74,6 +74,10 @@ final class ObjectScanner<T> {
         }
     }
 
+    private static final int LABEL_SLOTS = 1024;
+    @SuppressWarnings("unchecked")
+    private static final Map<String, String>[] LABELS_SEEN = new Map[LABEL_SLOTS];
+
     private final CachedObject.Decoder<T> listItems;
     private final Map<WireEvent.ChangeType, CachedObject.Decoder<T>> changes = new EnumMap<>(WireEvent.ChangeType.class);
     private final boolean stripManagedFields;
@@ -448,7 +452,38 @@ final class ObjectScanner<T> {
             skipSpace();
         } while (nextMember());
         expect('}');
-        return immutableMap(pairs, count);
+        return sharedLabels(count);
+    }
+
+    /**
+     * The labels in {@code pairs[0, count)} as an immutable map, the same instance as an earlier object's when they
+     * are equal: the objects of one app carry the same labels, and a cache keeps one copy of them. Like
+     * {@link SharedStrings}, a fixed table of the maps seen last, indexed by hash, no locking.
+     */
+    private Map<String, String> sharedLabels(int count) {
+        int hash = 0;
+        for (int i = 0; i < count; i += 2) {
+            hash += pairs[i].hashCode() ^ pairs[i + 1].hashCode();
+        }
+        int slot = (hash ^ (hash >>> 16)) & (LABEL_SLOTS - 1);
+        Map<String, String> known = LABELS_SEEN[slot];
+        if (known != null && known.size() == count / 2 && sameLabels(known, count)) {
+            return known;
+        }
+        Map<String, String> labels = immutableMap(pairs, count);
+        if (labels.size() == count / 2) { // a map with a repeated key is not shared
+            LABELS_SEEN[slot] = labels;
+        }
+        return labels;
+    }
+
+    private boolean sameLabels(Map<String, String> known, int count) {
+        for (int i = 0; i < count; i += 2) {
+            if (!pairs[i + 1].equals(known.get(pairs[i]))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** An immutable map of {@code count / 2} key-value pairs; a repeated key keeps its last value, as Gson does. */

@@ -1,6 +1,7 @@
 package dev.watchkeeper.test.apiserver;
 
 import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
@@ -9,7 +10,12 @@ import com.google.gson.JsonParser;
 /** Null-tolerant Gson helpers. */
 final class Json {
 
-    static final Gson GSON = new Gson();
+    /**
+     * Writes JSON as kube-apiserver does as far as it matters here: no HTML escaping of {@code =} or {@code '}
+     * (Go's encoder leaves them as they are; Gson's default writes {@code \u003d}, which would make every served
+     * object longer than the real server's).
+     */
+    static final Gson GSON = new GsonBuilder().disableHtmlEscaping().create();
 
     private Json() {
     }
