@@ -120,43 +120,28 @@ final class ObjectScanner<T> {
         at = 0;
         limit = length;
         try {
-            WireEvent.ChangeType type = null;
-            int objectStart = -1;
-            int objectEnd = -1;
+            WireEvent.ChangeType[] type = new WireEvent.ChangeType[1];
+            int[] object = {-1, -1};
             skipSpace();
-            expect('{');
+            members((keyStart, keyEnd, memberStart, first) -> {
+                if (is(keyStart, keyEnd, TYPE)) {
+                    requireFirst(type[0] == null);
+                    type[0] = changeType();
+                } else if (is(keyStart, keyEnd, OBJECT)) {
+                    requireFirst(object[0] < 0);
+                    object[0] = at;
+                    skipValue();
+                    object[1] = at;
+                } else {
+                    skipValue();
+                }
+            });
             skipSpace();
-            if (peek() != '}') {
-                do {
-                    skipSpace();
-                    int keyStart = at;
-                    int keyEnd = key();
-                    if (is(keyStart, keyEnd, TYPE)) {
-                        if (type != null) {
-                            throw NotScanned.INSTANCE;
-                        }
-                        type = changeType();
-                    } else if (is(keyStart, keyEnd, OBJECT)) {
-                        if (objectStart >= 0) {
-                            throw NotScanned.INSTANCE;
-                        }
-                        skipSpace();
-                        objectStart = at;
-                        skipValue();
-                        objectEnd = at;
-                    } else {
-                        skipValue();
-                    }
-                    skipSpace();
-                } while (nextMember());
-            }
-            expect('}');
-            skipSpace();
-            if (at != limit || type == null || objectStart < 0) {
+            if (at != limit || type[0] == null || object[0] < 0) {
                 return null;
             }
-            CachedObject<T> object = object(objectStart, objectEnd, changes.get(type));
-            return object == null ? null : new ScannedChange<>(type, object);
+            CachedObject<T> scanned = object(object[0], object[1], changes.get(type[0]));
+            return scanned == null ? null : new ScannedChange<>(type[0], scanned);
         } catch (NotScanned | ArrayIndexOutOfBoundsException giveUp) {
             return null;
         } finally {
@@ -173,39 +158,26 @@ final class ObjectScanner<T> {
         at = 0;
         limit = body.length;
         try {
-            String[] listMetadata = null;
-            List<CachedObject<T>> items = null;
+            String[][] listMetadata = new String[1][];
+            List<List<CachedObject<T>>> items = new ArrayList<>(1);
             skipSpace();
-            expect('{');
+            members((keyStart, keyEnd, memberStart, first) -> {
+                if (is(keyStart, keyEnd, METADATA)) {
+                    requireFirst(listMetadata[0] == null);
+                    listMetadata[0] = listMetadata();
+                } else if (is(keyStart, keyEnd, ITEMS)) {
+                    requireFirst(items.isEmpty());
+                    items.add(items());
+                } else {
+                    skipValue();
+                }
+            });
             skipSpace();
-            if (peek() != '}') {
-                do {
-                    skipSpace();
-                    int keyStart = at;
-                    int keyEnd = key();
-                    if (is(keyStart, keyEnd, METADATA)) {
-                        if (listMetadata != null) {
-                            throw NotScanned.INSTANCE;
-                        }
-                        listMetadata = listMetadata();
-                    } else if (is(keyStart, keyEnd, ITEMS)) {
-                        if (items != null) {
-                            throw NotScanned.INSTANCE;
-                        }
-                        items = items();
-                    } else {
-                        skipValue();
-                    }
-                    skipSpace();
-                } while (nextMember());
-            }
-            expect('}');
-            skipSpace();
-            if (at != limit || items == null) {
+            if (at != limit || items.isEmpty()) {
                 return null;
             }
-            return listMetadata == null ? new ScannedList<>(items, null, null)
-                    : new ScannedList<>(items, listMetadata[0], listMetadata[1]);
+            String[] found = listMetadata[0] == null ? new String[2] : listMetadata[0];
+            return new ScannedList<>(items.get(0), found[0], found[1]);
         } catch (NotScanned | ArrayIndexOutOfBoundsException giveUp) {
             return null;
         } finally {
@@ -219,24 +191,15 @@ final class ObjectScanner<T> {
         if (literalNull()) {
             return found;
         }
-        expect('{');
-        skipSpace();
-        if (peek() != '}') {
-            do {
-                skipSpace();
-                int keyStart = at;
-                int keyEnd = key();
-                if (is(keyStart, keyEnd, RESOURCE_VERSION)) {
-                    found[0] = stringOrNull();
-                } else if (is(keyStart, keyEnd, CONTINUE)) {
-                    found[1] = stringOrNull();
-                } else {
-                    skipValue();
-                }
-                skipSpace();
-            } while (nextMember());
-        }
-        expect('}');
+        members((keyStart, keyEnd, memberStart, first) -> {
+            if (is(keyStart, keyEnd, RESOURCE_VERSION)) {
+                found[0] = stringOrNull();
+            } else if (is(keyStart, keyEnd, CONTINUE)) {
+                found[1] = stringOrNull();
+            } else {
+                skipValue();
+            }
+        });
         return found;
     }
 
@@ -244,25 +207,18 @@ final class ObjectScanner<T> {
         if (literalNull()) {
             return List.of();
         }
-        expect('[');
-        skipSpace();
         List<CachedObject<T>> items = new ArrayList<>();
-        if (peek() != ']') {
-            do {
-                skipSpace();
-                int start = at;
-                skipValue();
-                int end = at;
-                CachedObject<T> item = object(start, end, listItems);
-                if (item == null) {
-                    throw NotScanned.INSTANCE;
-                }
-                items.add(item);
-                at = end;
-                skipSpace();
-            } while (nextMember());
-        }
-        expect(']');
+        elements(() -> {
+            int start = at;
+            skipValue();
+            int end = at;
+            CachedObject<T> item = object(start, end, listItems);
+            if (item == null) {
+                throw NotScanned.INSTANCE;
+            }
+            items.add(item);
+            at = end;
+        });
         return items;
     }
 
@@ -282,27 +238,16 @@ final class ObjectScanner<T> {
         limit = end;
         at = start;
         try {
-            boolean metadataSeen = false;
-            expect('{');
-            skipSpace();
-            if (peek() != '}') {
-                do {
-                    skipSpace();
-                    int keyStart = at;
-                    int keyEnd = key();
-                    if (is(keyStart, keyEnd, METADATA)) {
-                        if (metadataSeen) {
-                            throw NotScanned.INSTANCE;
-                        }
-                        metadataSeen = true;
-                        metadata();
-                    } else {
-                        skipValue();
-                    }
-                    skipSpace();
-                } while (nextMember());
-            }
-            expect('}');
+            boolean[] metadataSeen = new boolean[1];
+            members((keyStart, keyEnd, memberStart, first) -> {
+                if (is(keyStart, keyEnd, METADATA)) {
+                    requireFirst(!metadataSeen[0]);
+                    metadataSeen[0] = true;
+                    metadata();
+                } else {
+                    skipValue();
+                }
+            });
             skipSpace();
             if (at != end || name == null) {
                 return null;
@@ -327,19 +272,7 @@ final class ObjectScanner<T> {
     }
 
     private void metadata() throws NotScanned {
-        skipSpace();
-        expect('{');
-        skipSpace();
-        if (peek() == '}') {
-            at++;
-            return;
-        }
-        boolean first = true;
-        int memberStart = at;
-        do {
-            skipSpace();
-            int keyStart = at;
-            int keyEnd = key();
+        members((keyStart, keyEnd, memberStart, first) -> {
             if (is(keyStart, keyEnd, NAME)) {
                 name = stringOrNull();
             } else if (is(keyStart, keyEnd, NAMESPACE)) {
@@ -359,9 +292,7 @@ final class ObjectScanner<T> {
             } else if (is(keyStart, keyEnd, FINALIZERS)) {
                 finalizers = stringList();
             } else if (stripManagedFields && is(keyStart, keyEnd, MANAGED_FIELDS)) {
-                if (cutFrom >= 0) {
-                    throw NotScanned.INSTANCE;
-                }
+                requireFirst(cutFrom < 0);
                 skipValue();
                 // cut the member with the comma before it, or after it when it is the first member
                 cutFrom = first ? keyStart : memberStart;
@@ -370,89 +301,53 @@ final class ObjectScanner<T> {
             } else {
                 skipValue();
             }
-            skipSpace();
-            first = false;
-            memberStart = at;
-        } while (nextMember());
-        expect('}');
+        });
     }
 
     private List<V1OwnerReference> ownerReferences() throws NotScanned {
-        skipSpace();
         if (literalNull()) {
             return null;
         }
-        expect('[');
-        skipSpace();
         List<V1OwnerReference> references = new ArrayList<>(1);
-        if (peek() != ']') {
-            do {
-                skipSpace();
-                references.add(ownerReference());
-                skipSpace();
-            } while (nextMember());
-        }
-        expect(']');
+        elements(() -> references.add(ownerReference()));
         return List.copyOf(references);
     }
 
     private V1OwnerReference ownerReference() throws NotScanned {
-        expect('{');
         V1OwnerReference reference = new V1OwnerReference();
-        skipSpace();
-        if (peek() != '}') {
-            do {
-                skipSpace();
-                int keyStart = at;
-                int keyEnd = key();
-                if (is(keyStart, keyEnd, API_VERSION)) {
-                    reference.setApiVersion(shared(stringOrNull()));
-                } else if (is(keyStart, keyEnd, KIND)) {
-                    reference.setKind(shared(stringOrNull()));
-                } else if (is(keyStart, keyEnd, NAME)) {
-                    reference.setName(stringOrNull());
-                } else if (is(keyStart, keyEnd, UID)) {
-                    reference.setUid(stringOrNull());
-                } else if (is(keyStart, keyEnd, CONTROLLER)) {
-                    reference.setController(booleanOrNull());
-                } else if (is(keyStart, keyEnd, BLOCK_OWNER_DELETION)) {
-                    reference.setBlockOwnerDeletion(booleanOrNull());
-                } else {
-                    skipValue();
-                }
-                skipSpace();
-            } while (nextMember());
-        }
-        expect('}');
+        members((keyStart, keyEnd, memberStart, first) -> {
+            if (is(keyStart, keyEnd, API_VERSION)) {
+                reference.setApiVersion(shared(stringOrNull()));
+            } else if (is(keyStart, keyEnd, KIND)) {
+                reference.setKind(shared(stringOrNull()));
+            } else if (is(keyStart, keyEnd, NAME)) {
+                reference.setName(stringOrNull());
+            } else if (is(keyStart, keyEnd, UID)) {
+                reference.setUid(stringOrNull());
+            } else if (is(keyStart, keyEnd, CONTROLLER)) {
+                reference.setController(booleanOrNull());
+            } else if (is(keyStart, keyEnd, BLOCK_OWNER_DELETION)) {
+                reference.setBlockOwnerDeletion(booleanOrNull());
+            } else {
+                skipValue();
+            }
+        });
         return reference;
     }
 
     private Map<String, String> stringMap() throws NotScanned {
-        skipSpace();
         if (literalNull()) {
             return null;
         }
-        expect('{');
-        skipSpace();
-        if (peek() == '}') {
-            at++;
-            return Map.of();
-        }
-        int count = 0;
-        do {
-            skipSpace();
-            int keyStart = at;
-            int keyEnd = key();
-            if (count == pairs.length) {
-                pairs = Arrays.copyOf(pairs, count * 2);
+        int[] count = new int[1];
+        members((keyStart, keyEnd, memberStart, first) -> {
+            if (count[0] == pairs.length) {
+                pairs = Arrays.copyOf(pairs, count[0] * 2);
             }
-            pairs[count++] = shared(new String(in, keyStart + 1, keyEnd - keyStart - 1, StandardCharsets.UTF_8));
-            skipSpace();
-            pairs[count++] = shared(string());
-            skipSpace();
-        } while (nextMember());
-        expect('}');
-        return sharedLabels(count);
+            pairs[count[0]++] = shared(new String(in, keyStart + 1, keyEnd - keyStart - 1, StandardCharsets.UTF_8));
+            pairs[count[0]++] = shared(string());
+        });
+        return count[0] == 0 ? Map.of() : sharedLabels(count[0]);
     }
 
     /**
@@ -506,21 +401,11 @@ final class ObjectScanner<T> {
     }
 
     private List<String> stringList() throws NotScanned {
-        skipSpace();
         if (literalNull()) {
             return null;
         }
-        expect('[');
-        skipSpace();
         List<String> list = new ArrayList<>(2);
-        if (peek() != ']') {
-            do {
-                skipSpace();
-                list.add(shared(string()));
-                skipSpace();
-            } while (nextMember());
-        }
-        expect(']');
+        elements(() -> list.add(shared(string())));
         return List.copyOf(list);
     }
 
@@ -537,6 +422,64 @@ final class ObjectScanner<T> {
 
     private String shared(String value) {
         return value == null || value.length() > 64 ? value : strings.shared(value);
+    }
+
+    /** Reads one member's value, the reader standing after its key and colon. */
+    private interface Member {
+        /**
+         * @param memberStart where the member begins, with the comma before it unless it is the {@code first}
+         */
+        void read(int keyStart, int keyEnd, int memberStart, boolean first) throws NotScanned;
+    }
+
+    /** Reads an object's members in order, handing each to {@code member}; the reader stands after the object. */
+    private void members(Member member) throws NotScanned {
+        expect('{');
+        skipSpace();
+        if (peek() == '}') {
+            at++;
+            return;
+        }
+        boolean first = true;
+        int memberStart = at;
+        do {
+            skipSpace();
+            int keyStart = at;
+            int keyEnd = key();
+            member.read(keyStart, keyEnd, memberStart, first);
+            skipSpace();
+            first = false;
+            memberStart = at;
+        } while (nextMember());
+        expect('}');
+    }
+
+    /** Reads one element of an array, the reader standing at it. */
+    private interface Element {
+        void read() throws NotScanned;
+    }
+
+    /** Reads an array's elements in order, handing each to {@code element}; the reader stands after the array. */
+    private void elements(Element element) throws NotScanned {
+        expect('[');
+        skipSpace();
+        if (peek() == ']') {
+            at++;
+            return;
+        }
+        do {
+            skipSpace();
+            element.read();
+            skipSpace();
+        } while (nextMember());
+        expect(']');
+    }
+
+    /** A key the scanner needs twice in one object: give up, the tree reader keeps the last as Gson does. */
+    private static void requireFirst(boolean first) throws NotScanned {
+        if (!first) {
+            throw NotScanned.INSTANCE;
+        }
     }
 
     /** After a member: true at a comma (consumed), false before the closing bracket. */
