@@ -1,19 +1,18 @@
 package dev.watchkeeper.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.watch.WatchEvent;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -62,21 +61,20 @@ class CachedObjectTest {
         CountDownLatch gate = new CountDownLatch(1);
         CountingDecoder decoder = new CountingDecoder(gate);
         CachedObject<V1ConfigMap> object = raw("a", "7", Map.of(), decoder);
-        ExecutorService readers = Executors.newFixedThreadPool(8);
-        try {
-            List<Future<V1ConfigMap>> reads = new ArrayList<>();
-            for (int i = 0; i < 8; i++) {
-                reads.add(readers.submit(object::decoded));
-            }
-            Thread.sleep(50); // let every reader reach the object while the first decode is held
-            gate.countDown();
-            V1ConfigMap first = reads.get(0).get(5, TimeUnit.SECONDS);
-            for (Future<V1ConfigMap> read : reads) {
-                assertThat(read.get(5, TimeUnit.SECONDS)).isSameAs(first);
-            }
-        } finally {
-            readers.shutdownNow();
+        List<V1ConfigMap> models = new CopyOnWriteArrayList<>();
+        List<Thread> readers = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            readers.add(new Thread(() -> models.add(object.decoded()), "reader-" + i));
         }
+        readers.forEach(Thread::start);
+        // one reader decodes, held at the gate; the seven others must be waiting for it, not decoding themselves
+        await().atMost(Duration.ofSeconds(10)).until(() -> readers.stream()
+                .filter(t -> t.getState() == Thread.State.BLOCKED).count() == 7);
+        gate.countDown();
+        for (Thread reader : readers) {
+            reader.join(5_000);
+        }
+        assertThat(models).hasSize(8).allSatisfy(model -> assertThat(model).isSameAs(models.get(0)));
         assertThat(decoder.decodes).hasValue(1);
         assertThat(object.isDecoded()).isTrue();
     }
