@@ -15,7 +15,9 @@ import java.util.Date;
  * about a third of the decode time and most of its garbage. This Gson reads straight into the same models with the
  * client's own adapter classes for times, dates and bytes (in their default, RFC 3339 formats, which is what the API
  * server sends) and its {@code managedFields} rule ({@code -Dkubernetes.client.includeManagedFields}); unknown fields
- * are skipped, and equal short strings are shared between objects ({@link SharedStrings}). It never asks the
+ * are skipped, and equal short strings are shared between objects ({@link SharedStrings}). Its adapters use only
+ * the public methods of Gson's reader ({@link StringKeyMaps} reads maps), so a {@link ByteJsonReader} can feed them
+ * straight from an object's bytes. It never asks the
  * client's Gson for an adapter: that walks the client's 768 model factories, loading every model class.
  */
 final class ModelGson {
@@ -49,6 +51,7 @@ final class ModelGson {
     private static Gson create(SharedStrings strings) {
         GsonBuilder builder = new GsonBuilder()
                 .registerTypeAdapter(String.class, strings)
+                .registerTypeAdapterFactory(new StringKeyMaps(strings))
                 .registerTypeAdapter(OffsetDateTime.class, new JSON.OffsetDateTimeTypeAdapter())
                 .registerTypeAdapter(LocalDate.class, new JSON.LocalDateTypeAdapter())
                 .registerTypeAdapter(Date.class, new JSON.DateTypeAdapter())

@@ -28,11 +28,14 @@ final class ObjectDecoder<T extends KubernetesObject> implements CachedObject.De
 
     private final TypeAdapter<T> adapter;
     private final boolean dynamic;
+    /** Whether {@link #adapter} is {@link ModelGson}'s, which reads from a {@link ByteJsonReader}. */
+    private final boolean readsBytes;
 
     @SuppressWarnings("unchecked")
     ObjectDecoder(Gson gson, Class<T> type) {
         this.dynamic = DynamicKubernetesObject.class.isAssignableFrom(type);
-        this.adapter = dynamic ? null : (ModelGson.covers(type) ? ModelGson.gson() : gson).getAdapter(type);
+        this.readsBytes = !dynamic && ModelGson.covers(type);
+        this.adapter = dynamic ? null : (readsBytes ? ModelGson.gson() : gson).getAdapter(type);
     }
 
     /**
@@ -41,9 +44,10 @@ final class ObjectDecoder<T extends KubernetesObject> implements CachedObject.De
      */
     @Override
     public T decode(byte[] json) {
-        String text = new String(json, StandardCharsets.UTF_8);
         if (!dynamic) {
-            try (JsonReader reader = new JsonReader(new StringReader(text))) {
+            try (JsonReader reader = readsBytes
+                    ? new ByteJsonReader(json, ModelGson.strings())
+                    : new JsonReader(new StringReader(new String(json, StandardCharsets.UTF_8)))) {
                 T object = adapter.read(reader);
                 if (object != null && object.getMetadata() != null && object.getMetadata().getName() != null) {
                     return object;
@@ -53,7 +57,7 @@ final class ObjectDecoder<T extends KubernetesObject> implements CachedObject.De
             }
         }
         try {
-            return decode(JsonParser.parseString(text)).object();
+            return decode(JsonParser.parseString(new String(json, StandardCharsets.UTF_8))).object();
         } catch (JsonParseException notJson) {
             return null;
         }

@@ -276,7 +276,7 @@ final class ObjectScanner<T> {
             if (is(keyStart, keyEnd, NAME)) {
                 name = stringOrNull();
             } else if (is(keyStart, keyEnd, NAMESPACE)) {
-                namespace = shared(stringOrNull());
+                namespace = sharedStringOrNull();
             } else if (is(keyStart, keyEnd, UID)) {
                 uid = stringOrNull();
             } else if (is(keyStart, keyEnd, RESOURCE_VERSION)) {
@@ -317,9 +317,9 @@ final class ObjectScanner<T> {
         V1OwnerReference reference = new V1OwnerReference();
         members((keyStart, keyEnd, memberStart, first) -> {
             if (is(keyStart, keyEnd, API_VERSION)) {
-                reference.setApiVersion(shared(stringOrNull()));
+                reference.setApiVersion(sharedStringOrNull());
             } else if (is(keyStart, keyEnd, KIND)) {
-                reference.setKind(shared(stringOrNull()));
+                reference.setKind(sharedStringOrNull());
             } else if (is(keyStart, keyEnd, NAME)) {
                 reference.setName(stringOrNull());
             } else if (is(keyStart, keyEnd, UID)) {
@@ -344,8 +344,8 @@ final class ObjectScanner<T> {
             if (count[0] == pairs.length) {
                 pairs = Arrays.copyOf(pairs, count[0] * 2);
             }
-            pairs[count[0]++] = shared(new String(in, keyStart + 1, keyEnd - keyStart - 1, StandardCharsets.UTF_8));
-            pairs[count[0]++] = shared(string());
+            pairs[count[0]++] = strings.share(in, keyStart + 1, keyEnd);
+            pairs[count[0]++] = sharedString();
         });
         return count[0] == 0 ? Map.of() : sharedLabels(count[0]);
     }
@@ -405,7 +405,7 @@ final class ObjectScanner<T> {
             return null;
         }
         List<String> list = new ArrayList<>(2);
-        elements(() -> list.add(shared(string())));
+        elements(() -> list.add(sharedString()));
         return List.copyOf(list);
     }
 
@@ -418,10 +418,6 @@ final class ObjectScanner<T> {
             case "DELETED" -> WireEvent.ChangeType.DELETED;
             default -> throw NotScanned.INSTANCE;
         };
-    }
-
-    private String shared(String value) {
-        return value == null || value.length() > 64 ? value : strings.shared(value);
     }
 
     /** Reads one member's value, the reader standing after its key and colon. */
@@ -500,14 +496,8 @@ final class ObjectScanner<T> {
         if (peek() != '"') {
             throw NotScanned.INSTANCE;
         }
-        int end = at + 1;
-        while (end < limit && in[end] != '"') {
-            if (in[end] == '\\') {
-                throw NotScanned.INSTANCE;
-            }
-            end++;
-        }
-        if (end >= limit) {
+        int end = JsonBytes.plainRun(in, at + 1, limit);
+        if (end >= limit || in[end] != '"') {
             throw NotScanned.INSTANCE;
         }
         at = end + 1;
@@ -527,22 +517,33 @@ final class ObjectScanner<T> {
     }
 
     private String string() throws NotScanned {
+        int start = at + 1;
+        int end = plainString();
+        return new String(in, start, end - start, StandardCharsets.UTF_8);
+    }
+
+    private String sharedStringOrNull() throws NotScanned {
+        return literalNull() ? null : sharedString();
+    }
+
+    /** A string that repeats between objects: one instance is shared ({@link SharedStrings}). */
+    private String sharedString() throws NotScanned {
+        int start = at + 1;
+        int end = plainString();
+        return strings.share(in, start, end);
+    }
+
+    /** Reads a string without escapes; returns the index of its closing quote, the reader standing after it. */
+    private int plainString() throws NotScanned {
         if (peek() != '"') {
             throw NotScanned.INSTANCE;
         }
-        int start = at + 1;
-        int end = start;
-        while (end < limit && in[end] != '"') {
-            if (in[end] == '\\' || (in[end] & 0xff) < 0x20) {
-                throw NotScanned.INSTANCE;
-            }
-            end++;
-        }
-        if (end >= limit) {
+        int end = JsonBytes.plainRun(in, at + 1, limit);
+        if (end >= limit || in[end] != '"') {
             throw NotScanned.INSTANCE;
         }
         at = end + 1;
-        return new String(in, start, end - start, StandardCharsets.UTF_8);
+        return end;
     }
 
     private Long longOrNull() throws NotScanned {
@@ -627,6 +628,7 @@ final class ObjectScanner<T> {
         }
         int i = at + 1;
         while (true) {
+            i = JsonBytes.plainRun(in, i, limit);
             if (i >= limit) {
                 throw NotScanned.INSTANCE;
             }
@@ -653,8 +655,8 @@ final class ObjectScanner<T> {
                 } else if ("\"\\/bfnrt".indexOf(escaped) < 0) {
                     throw NotScanned.INSTANCE;
                 }
-            } else if ((b & 0xff) < 0x20) {
-                throw NotScanned.INSTANCE;
+            } else {
+                throw NotScanned.INSTANCE; // a control character
             }
             i++;
         }

@@ -5,6 +5,7 @@ import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
 import com.google.gson.stream.JsonWriter;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * Reads strings as Gson does, sharing one instance of each short string among the objects decoded: namespaces,
@@ -28,7 +29,12 @@ final class SharedStrings extends TypeAdapter<String> {
             return null;
         }
         String value = token == JsonToken.BOOLEAN ? Boolean.toString(in.nextBoolean()) : in.nextString();
-        return value.length() > MAX_LENGTH ? value : shared(value);
+        return share(value);
+    }
+
+    /** The shared instance equal to {@code value} if it is short enough to be shared, else {@code value} itself. */
+    String share(String value) {
+        return value == null || value.length() > MAX_LENGTH ? value : shared(value);
     }
 
     @Override
@@ -36,14 +42,67 @@ final class SharedStrings extends TypeAdapter<String> {
         out.value(value);
     }
 
-    String shared(String value) {
-        int hash = value.hashCode();
-        int slot = (hash ^ (hash >>> 16)) & (SLOTS - 1);
+    /**
+     * The string of the UTF-8 bytes {@code [from, to)}, shared like {@link #share}; a short ASCII string that is in
+     * the table already is found from its bytes, without making a new string or hashing one.
+     */
+    String share(byte[] in, int from, int to) {
+        int length = to - from;
+        if (length > MAX_LENGTH) {
+            return share(new String(in, from, length, StandardCharsets.UTF_8)); // fewer characters than bytes
+        }
+        // String.hashCode of the characters if they are ASCII, four bytes a step
+        int hash = 0;
+        int bits = 0;
+        int i = from;
+        for (; i + 4 <= to; i += 4) {
+            byte b0 = in[i];
+            byte b1 = in[i + 1];
+            byte b2 = in[i + 2];
+            byte b3 = in[i + 3];
+            bits |= b0 | b1 | b2 | b3;
+            hash = 923_521 * hash + 29_791 * b0 + 961 * b1 + 31 * b2 + b3;
+        }
+        for (; i < to; i++) {
+            bits |= in[i];
+            hash = 31 * hash + in[i];
+        }
+        if (bits < 0) {
+            return share(new String(in, from, length, StandardCharsets.UTF_8));
+        }
+        int slot = slot(hash);
+        String known = table[slot];
+        if (known != null && known.hashCode() == hash && sameCharacters(known, in, from, length)) {
+            return known;
+        }
+        String value = new String(in, from, length, StandardCharsets.ISO_8859_1);
+        table[slot] = value;
+        return value;
+    }
+
+    private String shared(String value) {
+        int slot = slot(value.hashCode());
         String known = table[slot];
         if (value.equals(known)) {
             return known;
         }
         table[slot] = value;
         return value;
+    }
+
+    private static int slot(int hash) {
+        return (hash ^ (hash >>> 16)) & (SLOTS - 1);
+    }
+
+    private static boolean sameCharacters(String known, byte[] in, int from, int length) {
+        if (known.length() != length) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            if (known.charAt(i) != in[from + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 }
