@@ -27,7 +27,7 @@ final class DispatchProbe {
     DispatchProbe(int keys) {
         this.running = new AtomicIntegerArray(keys);
         this.enqueuedAt = new AtomicLongArray(keys);
-        this.latencies = new long[keys];
+        this.latencies = new long[keys * ReconcileDispatch.PASSES];
     }
 
     /** The reconciler's whole body: count, and check that key {@code key} is not already being reconciled. */

@@ -113,7 +113,7 @@ public final class Main {
     }
 
     private static void dispatch(boolean quick) throws Exception {
-        new ReconcileDispatch(quick ? 10_000 : 50_000, quick ? 1 : 2, 5).run();
+        new ReconcileDispatch(quick ? 10_000 : 50_000, quick ? 1 : 3, 7).run();
     }
 
     private static void outage(boolean quick) throws Exception {
