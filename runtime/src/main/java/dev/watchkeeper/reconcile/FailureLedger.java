@@ -21,8 +21,18 @@ import org.springframework.retry.backoff.BackOffPolicy;
 final class FailureLedger {
 
     /** A key whose latest reconcile failed; {@code resourceVersion} lets a terminal failure wait for a change. */
-    private record Failure(int attempts, Duration delay, Instant nextRetryAt, String lastError, boolean terminal,
+    record Failure(int attempts, Duration delay, Instant nextRetryAt, String lastError, boolean terminal,
             String resourceVersion, long order) {
+
+        /** The attempt number of the key's next reconcile: 1 after a terminal failure, else one more. */
+        int nextAttempt() {
+            return terminal ? 1 : attempts + 1;
+        }
+
+        /** Whether the key failed for good at {@code version}, so it waits for the object to change. */
+        boolean waitsForChange(String version) {
+            return terminal && Objects.equals(resourceVersion, version);
+        }
     }
 
     private final Map<ObjectKey, Failure> failures = new ConcurrentHashMap<>();
@@ -38,16 +48,25 @@ final class FailureLedger {
         this.bucket = rateLimit == null ? null : new TokenBucket(rateLimit);
     }
 
+    /**
+     * {@code key}'s latest failure, or {@code null} when it has none (the common case): a reconcile reads it once
+     * and, only when there was one, {@link #forget forgets} it after a success. Only the reconcile of a key records
+     * a failure for it, so none can appear while that reconcile runs.
+     */
+    Failure failure(ObjectKey key) {
+        return failures.get(key);
+    }
+
     /** The attempt number of {@code key}'s next reconcile: 1 unless it is retrying a failure. */
     int nextAttempt(ObjectKey key) {
         Failure failure = failures.get(key);
-        return failure == null || failure.terminal() ? 1 : failure.attempts() + 1;
+        return failure == null ? 1 : failure.nextAttempt();
     }
 
     /** Whether {@code key} failed for good at {@code resourceVersion}, so it waits for the object to change. */
     boolean waitsForChange(ObjectKey key, String resourceVersion) {
         Failure failure = failures.get(key);
-        return failure != null && failure.terminal() && Objects.equals(failure.resourceVersion(), resourceVersion);
+        return failure != null && failure.waitsForChange(resourceVersion);
     }
 
     /**
@@ -81,7 +100,7 @@ final class FailureLedger {
 
     /**
      * Forgets {@code key}'s failure and backoff (after a success or a delete). A key has a backoff only while it has
-     * a failure ({@link #retry} records both), so a key without one, the common case, costs one lookup.
+     * a failure ({@link #retry} records both).
      */
     void forget(ObjectKey key) {
         if (failures.remove(key) != null) {

@@ -438,30 +438,24 @@ public final class ReconcileLoop<T extends KubernetesObject> {
             if (!ready.isDone()) {
                 return; // stopped before the stores were ready: nothing may be reconciled, not even in a drain
             }
-            while (term == myTerm) {
-                ObjectKey key = queue.take();
-                if (key == null) {
-                    return;
-                }
+            ObjectKey key = queue.take();
+            while (key != null) {
                 if (term != myTerm) { // suspended while taking: the key waits for the next term
                     queue.add(key);
                     queue.done(key);
                     return;
                 }
                 try {
-                    if (key.equals(RESYNC)) {
-                        log.debug("reconciler {}: periodic resync of {}", name,
-                                Plural.count(primary.store().size(), "object"));
-                        eventKeys.enqueueAll();
-                        scheduleResync();
-                    } else {
-                        current.key = key;
-                        reconciliation.run(key, termEnded);
-                    }
-                } finally {
-                    current.key = null;
+                    process(key, current, termEnded);
+                } catch (Throwable thrown) {
                     queue.done(key);
+                    throw thrown;
                 }
+                if (term != myTerm) {
+                    queue.done(key);
+                    return;
+                }
+                key = queue.doneAndTake(key); // one lock for both: the queue's busiest path
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -473,6 +467,22 @@ public final class ReconcileLoop<T extends KubernetesObject> {
             throw fatal;
         } finally {
             reconciling.remove(Thread.currentThread());
+        }
+    }
+
+    /** Reconciles {@code key}, or runs the periodic resync it stands for. */
+    private void process(ObjectKey key, CurrentKey current, BooleanSupplier termEnded) {
+        if (key.equals(RESYNC)) {
+            log.debug("reconciler {}: periodic resync of {}", name, Plural.count(primary.store().size(), "object"));
+            eventKeys.enqueueAll();
+            scheduleResync();
+            return;
+        }
+        current.key = key;
+        try {
+            reconciliation.run(key, termEnded);
+        } finally {
+            current.key = null;
         }
     }
 

@@ -48,7 +48,12 @@ final class Reconciliation<T extends KubernetesObject> {
     private final AtomicLong requeues = new AtomicLong();
     private final AtomicLong retries = new AtomicLong();
     private final AtomicLong cleanups = new AtomicLong();
-    private volatile Instant lastReconcileAt;
+    /**
+     * When the latest reconcile finished, in epoch milliseconds of the time source's clock ({@link Long#MIN_VALUE}
+     * before the first). It and {@link #lastResult} are written only when they change: every worker writes them
+     * after every reconcile, and an unchanged value is not worth a write to a shared cache line.
+     */
+    private volatile long lastReconcileMillis = Long.MIN_VALUE;
     private volatile ReconcileOutcome.Kind lastResult;
 
     /** {@code finalizer}: {@code null} for none; with one, {@code apiClient} must be set. */
@@ -79,7 +84,8 @@ final class Reconciliation<T extends KubernetesObject> {
 
     /** When the latest reconcile finished, or {@code null}. */
     Instant lastReconcileAt() {
-        return lastReconcileAt;
+        long millis = lastReconcileMillis;
+        return millis == Long.MIN_VALUE ? null : Instant.ofEpochMilli(millis);
     }
 
     /** The latest outcome's word ({@code done}, {@code requeue}, {@code error}, {@code terminal}), or {@code null}. */
@@ -107,14 +113,17 @@ final class Reconciliation<T extends KubernetesObject> {
             return; // being deleted without waiting for us: nothing to reconcile or clean up
         }
         String version = object.getMetadata() == null ? null : object.getMetadata().getResourceVersion();
-        if (ledger.waitsForChange(key, version)) {
+        FailureLedger.Failure failure = ledger.failure(key);
+        if (failure != null && failure.waitsForChange(version)) {
             return; // a terminal error waits for the object to change
         }
-        int attempt = ledger.nextAttempt(key);
+        int attempt = failure == null ? 1 : failure.nextAttempt();
+        boolean failing = failure != null;
         long start = System.nanoTime();
         ReconcileOutcome outcome;
         try {
-            outcome = cleanup ? cleanUp(key, attempt, object, start) : reconcile(key, attempt, object, start);
+            outcome = cleanup ? cleanUp(key, attempt, failing, object, start)
+                    : reconcile(key, attempt, failing, object, start);
         } catch (Throwable thrown) {
             if (FatalErrors.isFatal(thrown)) {
                 finish(fatal(key, attempt, version, cleanup, thrown, start));
@@ -131,16 +140,18 @@ final class Reconciliation<T extends KubernetesObject> {
         finish(outcome);
     }
 
-    private ReconcileOutcome reconcile(ObjectKey key, int attempt, T cached, long start) throws Exception {
+    private ReconcileOutcome reconcile(ObjectKey key, int attempt, boolean failing, T cached, long start)
+            throws Exception {
         T object = finalizer == null || finalizer.isOn(cached) ? cached
                 : finalizerWrites.addFinalizer(cached, finalizer.name());
         ReconcileContext context = context(key, attempt, object);
         ReconcileResult result = observer.observe(name, key, () -> reconciler.reconcile(object, context));
-        return succeeded(key, attempt, result == null ? ReconcileResult.done() : result, false, start);
+        return succeeded(key, attempt, failing, result == null ? ReconcileResult.done() : result, false, start);
     }
 
     /** Runs the cleanup, then removes the finalizer; a failure of either leaves the finalizer for a retry. */
-    private ReconcileOutcome cleanUp(ObjectKey key, int attempt, T object, long start) throws Exception {
+    private ReconcileOutcome cleanUp(ObjectKey key, int attempt, boolean failing, T object, long start)
+            throws Exception {
         ReconcileContext context = context(key, attempt, object);
         observer.observe(name, key, () -> {
             finalizer.cleanup().cleanup(object, context);
@@ -148,16 +159,19 @@ final class Reconciliation<T extends KubernetesObject> {
         });
         finalizerWrites.removeFinalizer(object, finalizer.name());
         cleanups.incrementAndGet();
-        return succeeded(key, attempt, ReconcileResult.done(), true, start);
+        return succeeded(key, attempt, failing, ReconcileResult.done(), true, start);
     }
 
     private ReconcileContext context(ObjectKey key, int attempt, T object) {
         return new DefaultReconcileContext(name, key, attempt, apiClient, primary.type(), object, stores, time);
     }
 
-    private ReconcileOutcome succeeded(ObjectKey key, int attempt, ReconcileResult result, boolean cleanup,
-            long start) {
-        ledger.forget(key);
+    /** {@code failing}: whether the key had a failure when the reconcile began, so the ledger has one to forget. */
+    private ReconcileOutcome succeeded(ObjectKey key, int attempt, boolean failing, ReconcileResult result,
+            boolean cleanup, long start) {
+        if (failing) {
+            ledger.forget(key);
+        }
         if (result.isRequeue()) {
             requeues.incrementAndGet();
             queue.add(key, result.requeueAfter());
@@ -209,8 +223,13 @@ final class Reconciliation<T extends KubernetesObject> {
         if (outcome.attempt() > 1) {
             retries.incrementAndGet();
         }
-        lastReconcileAt = time.clock().instant();
-        lastResult = outcome.kind();
+        long now = time.clock().millis();
+        if (lastReconcileMillis != now) {
+            lastReconcileMillis = now;
+        }
+        if (lastResult != outcome.kind()) {
+            lastResult = outcome.kind();
+        }
         for (ReconcileListener listener : listeners) {
             try {
                 listener.onReconcile(outcome);

@@ -128,27 +128,45 @@ public final class WorkQueue<K> {
      */
     public K take() throws InterruptedException {
         synchronized (monitor) {
-            while (!shutdown) {
-                Instant now = heap.isEmpty() ? null : time.clock().instant();
-                Slot<K> head = now == null ? null : promoteDue(now);
-                Entry<K> entry = ready.poll();
-                if (entry != null) {
-                    entry.place = Place.PROCESSING;
-                    processing++;
-                    if (!ready.isEmpty()) {
-                        wakeOneTaker(); // another idle taker takes the next key
-                    }
-                    return entry.key;
-                }
-                if (draining) {
-                    return null; // a key still processing comes back to its own worker through done
-                }
-                Duration wait = head == null ? FOREVER : Duration.between(now, head.due());
-                long seen = changes;
-                time.await(monitor, wait, () -> shutdown || changes != seen);
-            }
-            return null;
+            return takeLocked();
         }
+    }
+
+    /**
+     * {@link #done} for {@code finished}, then {@link #take}, under one acquisition of the lock instead of two: a
+     * worker's step from one key to the next.
+     *
+     * @return the next key, or {@code null} once the queue is shut down (or drained)
+     * @throws InterruptedException when the calling thread is interrupted while waiting; {@code finished} is done
+     */
+    public K doneAndTake(K finished) throws InterruptedException {
+        synchronized (monitor) {
+            doneLocked(finished);
+            return takeLocked();
+        }
+    }
+
+    private K takeLocked() throws InterruptedException {
+        while (!shutdown) {
+            Instant now = heap.isEmpty() ? null : time.clock().instant();
+            Slot<K> head = now == null ? null : promoteDue(now);
+            Entry<K> entry = ready.poll();
+            if (entry != null) {
+                entry.place = Place.PROCESSING;
+                processing++;
+                if (!ready.isEmpty()) {
+                    wakeOneTaker(); // another idle taker takes the next key
+                }
+                return entry.key;
+            }
+            if (draining) {
+                return null; // a key still processing comes back to its own worker through done
+            }
+            Duration wait = head == null ? FOREVER : Duration.between(now, head.due());
+            long seen = changes;
+            time.await(monitor, wait, () -> shutdown || changes != seen);
+        }
+        return null;
     }
 
     /** Moves the delayed keys due by {@code now} to the FIFO, in due order; returns the next one not yet due. */
@@ -170,28 +188,32 @@ public final class WorkQueue<K> {
     /** Ends the processing of {@code key}; if it was added meanwhile, it is queued again. */
     public void done(K key) {
         synchronized (monitor) {
-            Entry<K> entry = entries.remove(key);
-            if (entry == null) {
-                return;
-            }
-            if (entry.place != Place.PROCESSING) {
-                entries.put(key, entry); // queued, not processing: done is a no-op
-                return;
-            }
-            processing--;
-            Instant due = entry.dueAgain;
-            if (due == null || shutdown) {
-                return;
-            }
-            boolean later = due != NOW && due.isAfter(time.clock().instant());
-            if (draining && later) {
-                return;
-            }
-            entry.dueAgain = null;
-            entry.place = null;
-            entries.put(key, entry);
-            queue(entry, due, later);
+            doneLocked(key);
         }
+    }
+
+    private void doneLocked(K key) {
+        Entry<K> entry = entries.remove(key);
+        if (entry == null) {
+            return;
+        }
+        if (entry.place != Place.PROCESSING) {
+            entries.put(key, entry); // queued, not processing: done is a no-op
+            return;
+        }
+        processing--;
+        Instant due = entry.dueAgain;
+        if (due == null || shutdown) {
+            return;
+        }
+        boolean later = due != NOW && due.isAfter(time.clock().instant());
+        if (draining && later) {
+            return;
+        }
+        entry.dueAgain = null;
+        entry.place = null;
+        entries.put(key, entry);
+        queue(entry, due, later);
     }
 
     /** Ends every {@link #take} (they return {@code null}) and ignores later adds; ends a drain too. */

@@ -160,6 +160,41 @@ class WorkQueueTest {
     }
 
     @Test
+    void doneAndTakeQueuesAKeyAddedWhileProcessingBehindThoseAlreadyWaitingAndHandsOutTheNext() throws Exception {
+        queue.add("a");
+        assertThat(queue.take()).isEqualTo("a");
+        queue.add("a");
+        queue.add("b");
+
+        assertThat(queue.doneAndTake("a")).isEqualTo("b");
+        assertThat(queue.doneAndTake("b")).isEqualTo("a");
+        assertThat(queue.inFlight()).isEqualTo(1);
+        queue.done("a");
+        assertThat(queue.inFlight()).isZero();
+        assertThat(queue.depth()).isZero();
+    }
+
+    @Test
+    void doneAndTakeEndsTheProcessingBeforeItWaitsForTheNextKey() throws Exception {
+        queue.add("a");
+        assertThat(queue.take()).isEqualTo("a");
+
+        CompletableFuture<String> next = CompletableFuture.supplyAsync(() -> {
+            try {
+                return queue.doneAndTake("a");
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        }, takers);
+        await().until(() -> queue.inFlight() == 0 && waitingThreads(1));
+        assertThat(next).isNotDone();
+        queue.add("a");
+
+        assertThat(next).succeedsWithin(Duration.ofSeconds(2)).isEqualTo("a");
+        assertThat(queue.inFlight()).isEqualTo(1);
+    }
+
+    @Test
     void aDirtyKeyKeepsTheDelayItWasAddedWith() throws Exception {
         queue.add("a");
         queue.take();
@@ -324,6 +359,53 @@ class WorkQueueTest {
                     real.add(key);
                     if (i % 1_000 == 0) {
                         Thread.sleep(1); // let the takers go idle now and then, so adds find them waiting
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> adder : adders) {
+            adder.get(4, TimeUnit.SECONDS);
+        }
+
+        await().atMost(Duration.ofSeconds(2)).until(() -> IntStream.range(0, keys)
+                .allMatch(key -> addsSeen.get(key) == adds.get(key)));
+        assertThat(overlaps).hasValue(0);
+        assertThat(real.depth()).isZero();
+        real.shutdown();
+    }
+
+    @Test
+    void takersThatStepWithDoneAndTakeNeverHoldAKeyTwiceAndSeeEveryAdd() throws Exception {
+        WorkQueue<Integer> real = new WorkQueue<>(TimeSource.system());
+        int keys = 200;
+        AtomicIntegerArray running = new AtomicIntegerArray(keys);
+        AtomicIntegerArray addsSeen = new AtomicIntegerArray(keys);
+        AtomicIntegerArray adds = new AtomicIntegerArray(keys);
+        AtomicInteger overlaps = new AtomicInteger();
+        for (int t = 0; t < 8; t++) {
+            takers.submit(() -> {
+                for (Integer key = real.take(); key != null; key = real.doneAndTake(key)) {
+                    if (running.incrementAndGet(key) > 1) {
+                        overlaps.incrementAndGet();
+                    }
+                    addsSeen.set(key, adds.get(key)); // what this run saw; an add after this must cause another
+                    Thread.onSpinWait();
+                    running.decrementAndGet(key);
+                }
+                return null;
+            });
+        }
+        List<Future<?>> adders = new ArrayList<>();
+        for (int a = 0; a < 3; a++) {
+            adders.add(takers.submit(() -> {
+                for (int i = 0; i < 20_000; i++) {
+                    int key = ThreadLocalRandom.current().nextInt(keys);
+                    adds.incrementAndGet(key);
+                    real.add(key);
+                    if (i % 1_000 == 0) {
+                        // let the takers catch up now and then, so adds find them waiting
+                        await().atMost(Duration.ofSeconds(2)).until(() -> real.depth() == 0);
                     }
                 }
                 return null;
