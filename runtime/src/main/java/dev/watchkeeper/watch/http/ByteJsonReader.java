@@ -334,6 +334,9 @@ final class ByteJsonReader extends JsonReader {
      * a tree.
      */
     private String escapedString(int start, int firstSpecial) throws IOException {
+        if (bytes == null || bytes.length < limit - start) {
+            bytes = new byte[limit - start]; // enough: no escape is shorter than what it stands for
+        }
         int from = start;
         int special = firstSpecial;
         int length = 0;
@@ -360,12 +363,8 @@ final class ByteJsonReader extends JsonReader {
         }
     }
 
-    /** Appends the bytes {@code [from, to)}; makes room for one character's UTF-8 bytes after them. */
+    /** Appends the bytes {@code [from, to)}. */
     private int appendPlain(int from, int to, int length) {
-        int needed = length + (to - from) + 4;
-        if (bytes == null || bytes.length < needed) {
-            bytes = bytes == null ? new byte[Math.max(needed, 256)] : Arrays.copyOf(bytes, Math.max(needed, bytes.length * 2));
-        }
         System.arraycopy(in, from, bytes, length, to - from);
         return length + (to - from);
     }

@@ -13,8 +13,8 @@ import java.util.Date;
  * pass. The adapters the client registers for them parse each object into a JSON tree, check the tree (rejecting any
  * field the model does not know, which client-go ignores) and read the tree again, once per nested model; that costs
  * about a third of the decode time and most of its garbage. This Gson reads straight into the same models with the
- * client's own adapter classes for times, dates and bytes (in their default, RFC 3339 formats, which is what the API
- * server sends) and its {@code managedFields} rule ({@code -Dkubernetes.client.includeManagedFields}); unknown fields
+ * client's own adapter classes for dates and bytes (in their default, RFC 3339 formats, which is what the API
+ * server sends), times read by {@link Rfc3339Times} (the client's adapter for any form but the server's), and its {@code managedFields} rule ({@code -Dkubernetes.client.includeManagedFields}); unknown fields
  * are skipped, and equal short strings are shared between objects ({@link SharedStrings}). Its adapters use only
  * the public methods of Gson's reader ({@link StringKeyMaps} reads maps), so a {@link ByteJsonReader} can feed them
  * straight from an object's bytes. It never asks the
@@ -52,7 +52,7 @@ final class ModelGson {
         GsonBuilder builder = new GsonBuilder()
                 .registerTypeAdapter(String.class, strings)
                 .registerTypeAdapterFactory(new StringKeyMaps(strings))
-                .registerTypeAdapter(OffsetDateTime.class, new JSON.OffsetDateTimeTypeAdapter())
+                .registerTypeAdapter(OffsetDateTime.class, new Rfc3339Times())
                 .registerTypeAdapter(LocalDate.class, new JSON.LocalDateTypeAdapter())
                 .registerTypeAdapter(Date.class, new JSON.DateTypeAdapter())
                 .registerTypeAdapter(java.sql.Date.class, new JSON.SqlDateTypeAdapter())

@@ -20,6 +20,11 @@ final class SharedStrings extends TypeAdapter<String> {
     private static final int SLOTS = 4096;
 
     private final String[] table = new String[SLOTS];
+    /**
+     * Each slot's string's hash, so that a miss never touches the string; after a race the two may disagree, which
+     * is why a match compares the characters too.
+     */
+    private final int[] hashes = new int[SLOTS];
 
     @Override
     public String read(JsonReader in) throws IOException {
@@ -72,21 +77,24 @@ final class SharedStrings extends TypeAdapter<String> {
         }
         int slot = slot(hash);
         String known = table[slot];
-        if (known != null && known.hashCode() == hash && sameCharacters(known, in, from, length)) {
+        if (known != null && hashes[slot] == hash && sameCharacters(known, in, from, length)) {
             return known;
         }
         String value = new String(in, from, length, StandardCharsets.ISO_8859_1);
         table[slot] = value;
+        hashes[slot] = hash;
         return value;
     }
 
     private String shared(String value) {
-        int slot = slot(value.hashCode());
+        int hash = value.hashCode();
+        int slot = slot(hash);
         String known = table[slot];
         if (value.equals(known)) {
             return known;
         }
         table[slot] = value;
+        hashes[slot] = hash;
         return value;
     }
 
