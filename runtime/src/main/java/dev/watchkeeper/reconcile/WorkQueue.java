@@ -66,8 +66,17 @@ public final class WorkQueue<K> {
         }
     }
 
-    /** A delayed key's place in the heap; stale once the key left it (taken, re-added earlier, dropped). */
-    private record Slot<K>(Entry<K> entry, Instant due, long sequence) implements Comparable<Slot<K>> {
+    /**
+     * A delayed key's place in the heap; stale once the key left it (taken, re-added earlier, dropped).
+     * {@code dueMillis} is {@code due} in epoch milliseconds, rounded down.
+     */
+    private record Slot<K>(Entry<K> entry, Instant due, long dueMillis, long sequence)
+            implements Comparable<Slot<K>> {
+
+        Slot(Entry<K> entry, Instant due, long sequence) {
+            this(entry, due, due.toEpochMilli(), sequence);
+        }
+
         @Override
         public int compareTo(Slot<K> other) {
             int byDue = due.compareTo(other.due);
@@ -148,8 +157,7 @@ public final class WorkQueue<K> {
 
     private K takeLocked() throws InterruptedException {
         while (!shutdown) {
-            Instant now = heap.isEmpty() ? null : time.clock().instant();
-            Slot<K> head = now == null ? null : promoteDue(now);
+            Slot<K> head = heap.isEmpty() ? null : promoteDue();
             Entry<K> entry = ready.poll();
             if (entry != null) {
                 entry.place = Place.PROCESSING;
@@ -162,25 +170,39 @@ public final class WorkQueue<K> {
             if (draining) {
                 return null; // a key still processing comes back to its own worker through done
             }
-            Duration wait = head == null ? FOREVER : Duration.between(now, head.due());
+            Duration wait = head == null ? FOREVER : Duration.between(time.clock().instant(), head.due());
             long seen = changes;
             time.await(monitor, wait, () -> shutdown || changes != seen);
         }
         return null;
     }
 
-    /** Moves the delayed keys due by {@code now} to the FIFO, in due order; returns the next one not yet due. */
-    private Slot<K> promoteDue(Instant now) {
+    /**
+     * Moves the delayed keys due now to the FIFO, in due order; returns the next one not yet due. Every take asks
+     * this while anything is delayed (the periodic resync always is), so it reads the clock's milliseconds first: a
+     * head due in a later millisecond is not due, and only one due within the current millisecond needs the
+     * {@link Instant}.
+     */
+    private Slot<K> promoteDue() {
+        long nowMillis = time.clock().millis();
+        Instant now = null;
         for (Slot<K> head = heap.peek(); head != null; head = heap.peek()) {
             if (head.isStale()) {
                 heap.poll();
-            } else if (head.due().isAfter(now)) {
-                return head;
-            } else {
-                heap.poll();
-                delayed--;
-                toReady(head.entry());
+                continue;
             }
+            if (head.dueMillis() > nowMillis) {
+                return head;
+            }
+            if (now == null) {
+                now = time.clock().instant();
+            }
+            if (head.due().isAfter(now)) {
+                return head;
+            }
+            heap.poll();
+            delayed--;
+            toReady(head.entry());
         }
         return null;
     }
@@ -236,8 +258,8 @@ public final class WorkQueue<K> {
                 return;
             }
             draining = true;
+            promoteDue();
             Instant now = time.clock().instant();
-            promoteDue(now);
             for (Slot<K> slot : heap) {
                 if (!slot.isStale()) {
                     entries.remove(slot.entry().key);

@@ -82,6 +82,23 @@ class WorkQueueTest {
     }
 
     @Test
+    void aKeyDueLaterWithinTheCurrentMillisecondIsNotDueBeforeItsInstant() throws Exception {
+        queue.add("sub-millisecond", Duration.ofNanos(600_000)); // due in the millisecond the clock is in
+        queue.add("now");
+        assertThat(queue.take()).isEqualTo("now");
+
+        time.advance(Duration.ofNanos(500_000));
+        queue.add("next");
+        assertThat(queue.take()).isEqualTo("next");
+        assertThat(queue.delayed()).as("100 µs early: still delayed").isEqualTo(1);
+        assertThat(queue.depth()).isZero();
+
+        time.advance(Duration.ofNanos(100_000));
+        assertThat(queue.take()).isEqualTo("sub-millisecond");
+        assertThat(queue.delayed()).isZero();
+    }
+
+    @Test
     void aDelayedKeyAddedForNowIsTakenInTurnAndOnlyOnce() throws Exception {
         queue.add("a", Duration.ofSeconds(10));
         queue.add("b");
