@@ -22,12 +22,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * Scenario 2's measuring JVM: one implementation, one heap, driven by the parent over standard input/output.
  * Each round (on {@code GO}): sync from scratch and time it, measure the steady heap after full GCs, print
  * {@code TRIGGER readyMillis steadyBytes} and wait for the relist the parent forces (410), sampling the live heap with spaced full GCs
- * ({@link GcSampler}) while it runs, then print {@code RESULT readyMillis steadyBytes peakBytes relistMillis
- * samples samplerGcMillis} and close the client.
+ * ({@link GcSampler}) while it runs, then (if asked) read every object once and measure the heap again, print
+ * {@code RESULT readyMillis steadyBytes peakBytes relistMillis samples samplerGcMillis readOnceBytes} (0 when not
+ * asked) and close the client.
  */
 final class SyncChild {
 
     private static final Duration TIMEOUT = Duration.ofMinutes(10);
+    /** {@code -Dbench.sync.readOnce=true}: after the relist, read every object once and measure the heap again. */
+    static final String READ_ONCE_PROPERTY = "bench.sync.readOnce";
+    private static final boolean READ_ONCE = Boolean.getBoolean(READ_ONCE_PROPERTY);
     /** The least pause between two of {@link GcSampler}'s full GCs. */
     static final long SAMPLER_MIN_GAP_MILLIS = 100;
     /** {@link GcSampler} waits this many times as long as its last full GC paused the client. */
@@ -47,8 +51,8 @@ final class SyncChild {
         while ((command = in.readLine()) != null && command.equals("GO")) {
             long[] result = impl.equals("ours") ? ours(url, n) : informer(url, n);
             Thread.sleep(1500); // let the closed client's threads end, so the next baseline does not hold its cache
-            System.out.printf("RESULT %d %d %d %d %d %d%n", result[0], result[1], result[2], result[3], result[4],
-                    result[5]);
+            System.out.printf("RESULT %d %d %d %d %d %d %d%n", result[0], result[1], result[2], result[3], result[4],
+                    result[5], result[6]);
             System.out.flush();
         }
         System.exit(0);
@@ -85,8 +89,9 @@ final class SyncChild {
             long relist = System.nanoTime() - relistStart;
             long[] sampled = sampler.stop();
             check(watcher.store().size(), n);
+            long readOnce = READ_ONCE ? readEveryObject(watcher.store().list(), n) - baseline : 0;
             return new long[] {ready / 1_000_000, steady, sampled[0] - baseline, relist / 1_000_000, sampled[1],
-                    sampled[2]};
+                    sampled[2], readOnce};
         } finally {
             Clients.close(watcher);
         }
@@ -129,8 +134,9 @@ final class SyncChild {
             }
             long relist = System.nanoTime() - relistStart;
             long[] sampled = sampler.stop();
+            long readOnce = READ_ONCE ? readEveryObject(informer.getIndexer().list(), n) - baseline - apparatus : 0;
             return new long[] {ready / 1_000_000, steady, sampled[0] - baseline - apparatus, relist / 1_000_000,
-                    sampled[1], sampled[2]};
+                    sampled[1], sampled[2], readOnce};
         } finally {
             factory.stopAllRegisteredInformers();
         }
@@ -148,6 +154,19 @@ final class SyncChild {
             }
         }
         return true;
+    }
+
+    /** Reads every object's data once (ours decodes each object then); returns the heap used after full GCs. */
+    private static long readEveryObject(List<V1ConfigMap> objects, int n) {
+        check(objects.size(), n);
+        long entries = 0;
+        for (V1ConfigMap object : objects) {
+            entries += object.getData().size();
+        }
+        if (entries < n) {
+            throw new IllegalStateException("read " + entries + " data entries from " + n + " objects");
+        }
+        return HeapTracker.usedAfterGc();
     }
 
     private static void check(int size, int n) {
