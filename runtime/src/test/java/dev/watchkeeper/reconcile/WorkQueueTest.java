@@ -347,53 +347,27 @@ class WorkQueueTest {
 
     @Test
     void underConcurrentAddsEveryKeyIsHandedOutAfterItsLastAddAndNeverTwiceAtOnce() throws Exception {
-        WorkQueue<Integer> real = new WorkQueue<>(TimeSource.system());
-        int keys = 200;
-        AtomicIntegerArray running = new AtomicIntegerArray(keys);
-        AtomicIntegerArray addsSeen = new AtomicIntegerArray(keys);
-        AtomicIntegerArray adds = new AtomicIntegerArray(keys);
-        AtomicInteger overlaps = new AtomicInteger();
-        for (int t = 0; t < 8; t++) {
-            takers.submit(() -> {
-                for (Integer key = real.take(); key != null; key = real.take()) {
-                    if (running.incrementAndGet(key) > 1) {
-                        overlaps.incrementAndGet();
-                    }
-                    addsSeen.set(key, adds.get(key)); // what this run saw; an add after this must cause another
-                    Thread.onSpinWait();
-                    running.decrementAndGet(key);
-                    real.done(key);
-                }
-                return null;
-            });
-        }
-        List<Future<?>> adders = new ArrayList<>();
-        for (int a = 0; a < 3; a++) {
-            adders.add(takers.submit(() -> {
-                for (int i = 0; i < 20_000; i++) {
-                    int key = ThreadLocalRandom.current().nextInt(keys);
-                    adds.incrementAndGet(key);
-                    real.add(key);
-                    if (i % 1_000 == 0) {
-                        Thread.sleep(1); // let the takers go idle now and then, so adds find them waiting
-                    }
-                }
-                return null;
-            }));
-        }
-        for (Future<?> adder : adders) {
-            adder.get(4, TimeUnit.SECONDS);
-        }
-
-        await().atMost(Duration.ofSeconds(2)).until(() -> IntStream.range(0, keys)
-                .allMatch(key -> addsSeen.get(key) == adds.get(key)));
-        assertThat(overlaps).hasValue(0);
-        assertThat(real.depth()).isZero();
-        real.shutdown();
+        concurrentAddsAreEachSeenAndNoKeyIsHeldTwice((real, key) -> {
+            real.done(key);
+            return real.take();
+        });
     }
 
     @Test
     void takersThatStepWithDoneAndTakeNeverHoldAKeyTwiceAndSeeEveryAdd() throws Exception {
+        concurrentAddsAreEachSeenAndNoKeyIsHeldTwice(WorkQueue::doneAndTake);
+    }
+
+    /** How a taker goes from the key it finished to the next one. */
+    private interface Step {
+        Integer next(WorkQueue<Integer> queue, Integer finished) throws InterruptedException;
+    }
+
+    /**
+     * 8 takers stepping with {@code step} and 3 threads adding random keys: every key is handed out after its last
+     * add, and never to two takers at once.
+     */
+    private void concurrentAddsAreEachSeenAndNoKeyIsHeldTwice(Step step) throws Exception {
         WorkQueue<Integer> real = new WorkQueue<>(TimeSource.system());
         int keys = 200;
         AtomicIntegerArray running = new AtomicIntegerArray(keys);
@@ -402,7 +376,7 @@ class WorkQueueTest {
         AtomicInteger overlaps = new AtomicInteger();
         for (int t = 0; t < 8; t++) {
             takers.submit(() -> {
-                for (Integer key = real.take(); key != null; key = real.doneAndTake(key)) {
+                for (Integer key = real.take(); key != null; key = step.next(real, key)) {
                     if (running.incrementAndGet(key) > 1) {
                         overlaps.incrementAndGet();
                     }
