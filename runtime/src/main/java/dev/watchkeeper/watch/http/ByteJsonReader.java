@@ -197,32 +197,17 @@ final class ByteJsonReader extends JsonReader {
 
     @Override
     public long nextLong() throws IOException {
-        String text = numberOrString(JsonToken.NUMBER);
-        try {
-            return Long.parseLong(text);
-        } catch (NumberFormatException notPlain) {
-            double value = Double.parseDouble(text);
-            long result = (long) value;
-            if (result != value) {
-                throw new NumberFormatException("Expected a long but was " + text + locationString());
-            }
-            return result;
-        }
+        return integral(numberOrString(JsonToken.NUMBER), "a long");
     }
 
     @Override
     public int nextInt() throws IOException {
         String text = numberOrString(JsonToken.NUMBER);
-        try {
-            return Integer.parseInt(text);
-        } catch (NumberFormatException notPlain) {
-            double value = Double.parseDouble(text);
-            int result = (int) value;
-            if (result != value) {
-                throw new NumberFormatException("Expected an int but was " + text + locationString());
-            }
-            return result;
+        long value = integral(text, "an int");
+        if ((int) value != value) {
+            throw new NumberFormatException("Expected an int but was " + text + locationString());
         }
+        return (int) value;
     }
 
     @Override
@@ -481,16 +466,26 @@ final class ByteJsonReader extends JsonReader {
         return i;
     }
 
+    /** The whole number {@code text} says, as Gson reads one: plain, or a decimal or exponent with no fraction. */
+    private long integral(String text, String expected) {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException notPlain) {
+            double value = Double.parseDouble(text);
+            long result = (long) value;
+            if (result != value) {
+                throw new NumberFormatException("Expected " + expected + " but was " + text + locationString());
+            }
+            return result;
+        }
+    }
+
     private boolean literal(String word) {
-        if (at + word.length() > limit) {
+        int end = JsonBytes.literal(in, at, limit, word);
+        if (end < 0) {
             return false;
         }
-        for (int i = 0; i < word.length(); i++) {
-            if (in[at + i] != word.charAt(i)) {
-                return false;
-            }
-        }
-        at += word.length();
+        at = end;
         return true;
     }
 
@@ -511,13 +506,7 @@ final class ByteJsonReader extends JsonReader {
     }
 
     private void skipSpace() {
-        while (at < limit) {
-            byte b = in[at];
-            if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
-                return;
-            }
-            at++;
-        }
+        at = JsonBytes.skipSpace(in, at, limit);
     }
 
     private IllegalStateException unexpected(JsonToken expected) throws IOException {

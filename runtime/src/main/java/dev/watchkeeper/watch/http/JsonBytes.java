@@ -5,9 +5,9 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * Finds the end of the plain part of a JSON string in UTF-8 bytes eight bytes at a time: the bytes that need a
- * closer look are a quote, a backslash and a control character; everything else, multi-byte characters included,
- * is copied as it is.
+ * What the two byte-level JSON readers ({@link ObjectScanner}, {@link ByteJsonReader}) share: finding the end of the
+ * plain part of a string eight bytes at a time (the bytes that need a closer look are a quote, a backslash and a
+ * control character; everything else, multi-byte characters included, is copied as it is), white space, literals.
  */
 final class JsonBytes {
 
@@ -44,6 +44,32 @@ final class JsonBytes {
             i++;
         }
         return limit;
+    }
+
+    /** Where the white space (as JSON defines it) from {@code from} ends. */
+    static int skipSpace(byte[] in, int from, int limit) {
+        int i = from;
+        while (i < limit) {
+            byte b = in[i];
+            if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+                return i;
+            }
+            i++;
+        }
+        return limit;
+    }
+
+    /** Where the ASCII {@code word} that starts at {@code at} ends, or -1 if it does not start there. */
+    static int literal(byte[] in, int at, int limit, String word) {
+        if (at + word.length() > limit) {
+            return -1;
+        }
+        for (int i = 0; i < word.length(); i++) {
+            if (in[at + i] != word.charAt(i)) {
+                return -1;
+            }
+        }
+        return at + word.length();
     }
 
     /** The high bit of each byte of {@code word} that is a quote, a backslash or below 0x20 (see {@link #plainRun}). */

@@ -573,15 +573,11 @@ final class ObjectScanner<T> {
     }
 
     private boolean literal(String word) {
-        if (at + word.length() > limit) {
+        int end = JsonBytes.literal(in, at, limit, word);
+        if (end < 0) {
             return false;
         }
-        for (int i = 0; i < word.length(); i++) {
-            if (in[at + i] != word.charAt(i)) {
-                return false;
-            }
-        }
-        at += word.length();
+        at = end;
         return true;
     }
 
@@ -704,13 +700,7 @@ final class ObjectScanner<T> {
     }
 
     private void skipSpace() {
-        while (at < limit) {
-            byte b = in[at];
-            if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
-                return;
-            }
-            at++;
-        }
+        at = JsonBytes.skipSpace(in, at, limit);
     }
 
     private static byte[] ascii(String text) {
