@@ -4,6 +4,7 @@ import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import dev.watchkeeper.test.apiserver.ServedRequest;
 import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.http.HttpWatchApi;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
@@ -47,7 +48,7 @@ final class OutageLoad {
             SharedIndexInformer<V1Secret> informer = factory.sharedIndexInformerFor(
                     new GenericKubernetesApi<>(V1Secret.class, V1SecretList.class, "", "v1", "secrets", client),
                     V1Secret.class, 0L);
-            Watcher<V1ConfigMap> watcher = Watcher.builder(server.apiClient(), ResourceType.of(V1ConfigMap.class))
+            Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(server.apiClient(), ResourceType.of(V1ConfigMap.class))
                     .build();
             try {
                 watcher.start();

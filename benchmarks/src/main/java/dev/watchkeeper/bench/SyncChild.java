@@ -3,6 +3,7 @@ package dev.watchkeeper.bench;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.http.HttpWatchApi;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
@@ -63,7 +64,7 @@ final class SyncChild {
         AtomicInteger inits = new AtomicInteger();
         CountDownLatch relisted = new CountDownLatch(1);
         long start = System.nanoTime();
-        Watcher<V1ConfigMap> watcher = Watcher.builder(Clients.apiClient(url), ResourceType.of(V1ConfigMap.class))
+        Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(Clients.apiClient(url), ResourceType.of(V1ConfigMap.class))
                 .build();
         try {
             watcher.addListener(Clients.readingNoObjects(event -> {

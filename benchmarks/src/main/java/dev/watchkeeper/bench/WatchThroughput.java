@@ -9,6 +9,7 @@ import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.WatchEventListener;
 import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.http.HttpWatchApi;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
@@ -230,7 +231,7 @@ final class WatchThroughput {
     /** Ours: the watcher feeding its store, and a listener (after the store) that counts. */
     private static long ours(ConfigMapBytes bytes, int n, ReplayServer server) throws Exception {
         Counter counter = new Counter(n);
-        Watcher<V1ConfigMap> watcher = Watcher.builder(Clients.apiClient(server.url()),
+        Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(Clients.apiClient(server.url()),
                 ResourceType.of(V1ConfigMap.class)).build();
         try {
             watcher.addListener(counter.listener());
@@ -248,7 +249,7 @@ final class WatchThroughput {
     /** Ours with a controller: its listener enqueues each key, then a listener after it counts. */
     private static long oursWithController(ConfigMapBytes bytes, int n, ReplayServer server) throws Exception {
         Counter counter = new Counter(n);
-        Watcher<V1ConfigMap> watcher = Watcher.builder(Clients.apiClient(server.url()),
+        Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(Clients.apiClient(server.url()),
                 ResourceType.of(V1ConfigMap.class)).build();
         ReconcileLoop<V1ConfigMap> controller = ReconcileLoop.builder("throughput", watcher,
                 (V1ConfigMap object, ReconcileContext context) -> ReconcileResult.done()).build();
@@ -270,7 +271,7 @@ final class WatchThroughput {
     private static long oursReadingObjects(ConfigMapBytes bytes, int n, ReplayServer server) throws Exception {
         Counter counter = new Counter(n);
         long[] dataEntries = new long[1];
-        Watcher<V1ConfigMap> watcher = Watcher.builder(Clients.apiClient(server.url()),
+        Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(Clients.apiClient(server.url()),
                 ResourceType.of(V1ConfigMap.class)).build();
         try {
             watcher.addListener(event -> {

@@ -13,14 +13,15 @@ import org.springframework.retry.backoff.BackOffPolicy;
  *
  * <pre>{@code
  * BackOffSettings settings = BackOffSettings.clientGo().withMaxElapsedTime(Duration.ofMinutes(10));
- * BackOffPolicy policy = settings.backOffPolicy(clock);
+ * BackOffPolicy policy = settings.backOffPolicy();
  * }</pre>
  *
  * @param initialInterval first base delay
  * @param multiplier      growth per consecutive failure
  * @param maxInterval     cap of the base delay (jitter comes on top)
  * @param jitter          random extra fraction of the base delay
- * @param resetAfter      start over from the initial interval when the previous backoff is older than this
+ * @param resetAfter      start over from the initial interval (and a new streak) when a failure comes longer than
+ *                        this after the previous one; the watcher applies it, to any policy
  * @param maxElapsedTime  give up (phase STOPPED) after a failure streak this long; {@code null} = never
  */
 public record BackOffSettings(Duration initialInterval, double multiplier, Duration maxInterval, double jitter,
@@ -48,11 +49,9 @@ public record BackOffSettings(Duration initialInterval, double multiplier, Durat
         return new BackOffSettings(initialInterval, multiplier, maxInterval, jitter, resetAfter, maxElapsedTime);
     }
 
-    /** The exponential policy wrapped in the reset timer, reading time from {@code clock}. */
-    public BackOffPolicy backOffPolicy(Clock clock) {
-        return new ResetTimerBackOffPolicy(
-                new JitteredExponentialBackOffPolicy(initialInterval, multiplier, maxInterval, jitter), resetAfter,
-                clock);
+    /** The jittered exponential policy of these numbers (the watcher starts it over after {@link #resetAfter}). */
+    public BackOffPolicy backOffPolicy() {
+        return new JitteredExponentialBackOffPolicy(initialInterval, multiplier, maxInterval, jitter);
     }
 
     /** The policy deciding when to give up. */

@@ -12,7 +12,7 @@ import org.springframework.retry.context.RetryContextSupport;
 /**
  * Gives up once the current failure streak has lasted longer than {@code maxElapsedTime} of wall-clock time,
  * measured from the streak's first failure on an injected clock; {@code null} retries forever. A streak ends
- * when its owner opens a new context (after a success, or when the reset timer starts the backoff over).
+ * when its owner opens a new context (after a success, or when a failure comes long after the previous one).
  * Spring Retry's {@code TimeoutRetryPolicy} measures from when the context was opened on the system clock, which
  * is neither the streak's start nor testable.
  */

@@ -2,6 +2,7 @@ package dev.watchkeeper.registry;
 
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.http.HttpWatchApi;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 
@@ -30,7 +31,7 @@ public interface WatcherFactory {
                 if (client == null) {
                     throw new IllegalStateException("no ApiClient to watch " + type + " with");
                 }
-                return Watcher.builder(client, type);
+                return HttpWatchApi.watcher(client, type);
             }
         };
     }

@@ -13,8 +13,8 @@ import java.util.Objects;
  * its resource for {@code @Reconciler}, {@code owns} and {@code watches}.
  *
  * <pre>{@code
- * Watcher<PartialObjectMetadata> secrets = Watcher.builder(client, ResourceType.of(V1Secret.class).metadataOnly())
- *         .build();
+ * Watcher<PartialObjectMetadata> secrets = HttpWatchApi.watcher(client,
+ *         ResourceType.of(V1Secret.class).metadataOnly()).build();
  *
  * @KubernetesResource(group = "", version = "v1", plural = "secrets")
  * public class SecretMetadata extends PartialObjectMetadata { }

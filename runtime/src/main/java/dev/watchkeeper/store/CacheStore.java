@@ -1,7 +1,5 @@
 package dev.watchkeeper.store;
 
-import dev.watchkeeper.watch.WatchEvent;
-import dev.watchkeeper.watch.WatchEventListener;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;
@@ -15,67 +13,81 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The {@link Store} a watcher feeds. A relist is <em>mark and sweep</em> (docs/semantics.md §8): {@code Init} starts a new
- * epoch, {@code InitApply} upserts in place with it, {@code InitDone} sweeps out what the new list did not
- * mention (the watcher reports those as final-state-unknown deletes first, see {@link #sweep()}). So a relist never holds a second copy of the cache, unlike buffer-and-swap reflectors, and readers
- * see every object throughout.
+ * The {@link Store} a watcher writes. Its writer calls four verbs and the store knows nothing of watch events: a
+ * relist is <em>mark and sweep</em> (docs/semantics.md §8): {@link #startRelist()} starts a new epoch,
+ * {@link #apply} upserts in place with it, and {@link #finishRelist()} sweeps out what the new list did not mention
+ * and hands it back (the watcher reports those as final-state-unknown deletes). So a relist never holds a second
+ * copy of the cache, unlike buffer-and-swap reflectors, and readers see every object throughout.
  *
  * <p>It holds {@link CachedObject}s: an object's model is decoded when a reader first asks for it, and label
  * selectors read the labels without decoding. An object that cannot be decoded is not served ({@code get} is empty,
- * {@code list} omits it) and is reported once per version to the {@code undecodable} callback.
+ * {@code list} omits it); the first reader to meet it logs it (once per version) and {@link #undecodableReads()}
+ * counts it.
  *
  * <pre>{@code
- * CacheStore<V1ConfigMap> store = new CacheStore<>(true, object -> log.warn("{}: {}", object, object.problem()));
- * watcher.addListener(store);
+ * CacheStore<V1ConfigMap> store = new CacheStore<>("configmaps@default", true);
+ * store.startRelist();
+ * page.forEach(store::apply);
+ * List<CachedObject<V1ConfigMap>> gone = store.finishRelist();
  * }</pre>
  */
-public final class CacheStore<T extends KubernetesObject> implements Store<T>, WatchEventListener<T> {
+public final class CacheStore<T extends KubernetesObject> implements Store<T> {
+
+    private static final Logger log = LoggerFactory.getLogger(CacheStore.class);
 
     private record Entry<T>(CachedObject<T> object, long epoch) {
     }
 
     private final Map<ObjectKey, Entry<T>> entries = new ConcurrentHashMap<>();
     private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    private final String owner;
     private final boolean stripManagedFields;
-    private final Consumer<CachedObject<T>> undecodable;
+    private final AtomicLong undecodableReads = new AtomicLong();
     private volatile long epoch;
 
     /**
+     * @param owner              the name of the watcher that writes it, for logs
      * @param stripManagedFields drop {@code metadata.managedFields}, which often outweighs the rest of an object, from
      *                           models handed in decoded (objects read from JSON leave them behind when read)
-     * @param undecodable        told, once per version, of each object whose model cannot be decoded
      */
-    public CacheStore(boolean stripManagedFields, Consumer<CachedObject<T>> undecodable) {
+    public CacheStore(String owner, boolean stripManagedFields) {
+        this.owner = Objects.requireNonNull(owner, "owner");
         this.stripManagedFields = stripManagedFields;
-        this.undecodable = Objects.requireNonNull(undecodable, "undecodable");
     }
 
-    @Override
-    public void onEvent(WatchEvent<T> event) {
-        if (event instanceof WatchEvent.Init<T>) {
-            epoch++;
-        } else if (event instanceof WatchEvent.InitApply<T> apply) {
-            put(apply.cached());
-        } else if (event instanceof WatchEvent.Apply<T> apply) {
-            put(apply.cached());
-        } else if (event instanceof WatchEvent.Delete<T> delete) {
-            entries.remove(delete.cached().key());
-        } else if (event instanceof WatchEvent.InitDone<T>) {
-            sweep();
-            ready.complete(null);
+    /** A (re)list begins: what it applies from now on is kept by {@link #finishRelist()}, the rest swept. */
+    public void startRelist() {
+        epoch++;
+    }
+
+    /** Puts {@code object} in place of any older version of it. */
+    public void apply(CachedObject<T> object) {
+        if (stripManagedFields && object.isDecoded()) {
+            T model = object.decoded();
+            V1ObjectMeta metadata = model == null ? null : model.getMetadata();
+            if (metadata != null && metadata.getManagedFields() != null) {
+                metadata.setManagedFields(null);
+            }
         }
+        entries.put(object.key(), new Entry<>(object, epoch));
+    }
+
+    /** Removes the object with this key, if cached. */
+    public void delete(ObjectKey key) {
+        entries.remove(Objects.requireNonNull(key, "key"));
     }
 
     /**
-     * Removes the objects the current (re)list did not mention and returns them, as {@code InitDone} does. The
-     * watcher calls it just before {@code InitDone} to report each as a final-state-unknown
-     * {@link WatchEvent.Delete}.
+     * The (re)list is complete: removes the objects it did not mention, makes the store {@link #ready()}, and returns
+     * what it removed, for its writer to report as deleted while nobody watched.
      */
-    public List<CachedObject<T>> sweep() {
+    public List<CachedObject<T>> finishRelist() {
         long current = epoch;
         List<CachedObject<T>> swept = new ArrayList<>();
         entries.entrySet().removeIf(entry -> {
@@ -85,18 +97,13 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T>, W
             }
             return stale;
         });
+        ready.complete(null);
         return swept;
     }
 
-    private void put(CachedObject<T> object) {
-        if (stripManagedFields && object.isDecoded()) {
-            T model = object.decoded();
-            V1ObjectMeta metadata = model == null ? null : model.getMetadata();
-            if (metadata != null && metadata.getManagedFields() != null) {
-                metadata.setManagedFields(null);
-            }
-        }
-        entries.put(object.key(), new Entry<>(object, epoch));
+    /** How many cached objects readers found undecodable (each version once); they are not served. */
+    public long undecodableReads() {
+        return undecodableReads.get();
     }
 
     @Override
@@ -140,10 +147,13 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T>, W
         return models;
     }
 
+    /** The model, or {@code null}; the first reader to find it undecodable reports it, on the reader's thread. */
     private T decoded(CachedObject<T> object) {
         T model = object.decoded();
         if (model == null && object.claimReport()) {
-            undecodable.accept(object);
+            undecodableReads.incrementAndGet();
+            log.warn("watcher {}: skipped {}; it is not served until a newer version arrives", owner,
+                    object.problem());
         }
         return model;
     }

@@ -4,8 +4,8 @@ import dev.watchkeeper.resource.ResolvedResource;
 
 /**
  * The seam between the watcher's state machine and the API server: discovery, list pages and watches for one
- * resource in one scope. {@link dev.watchkeeper.watch.http.HttpWatchApi} is the real thing; tests point it at a stub
- * server rather than mocking it.
+ * resource in one scope. {@code HttpWatchApi} (package {@code watch.http}) is the real thing; tests point it at a
+ * stub server rather than mocking it.
  */
 public interface WatchApi<T> {
 
@@ -20,4 +20,17 @@ public interface WatchApi<T> {
 
     /** Cancels whatever call is in flight, so a closing watcher is not held up by the network. */
     void abort();
+
+    /**
+     * Makes the {@link WatchApi} of a watcher once its scope and options are known, when the watcher is built.
+     *
+     * <pre>{@code
+     * Watcher.builder((scope, options) -> new HttpWatchApi<>(client, type, scope, options), type);
+     * }</pre>
+     */
+    @FunctionalInterface
+    interface Factory<T> {
+
+        WatchApi<T> create(WatchScope scope, WatchOptions options);
+    }
 }

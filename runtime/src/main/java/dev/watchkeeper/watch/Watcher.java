@@ -1,49 +1,37 @@
 package dev.watchkeeper.watch;
 
 import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.backoff.BackOffSleeper;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.CacheStore;
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.Store;
-import dev.watchkeeper.text.Plural;
-import dev.watchkeeper.watch.http.HttpWatchApi;
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Objects;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.retry.RetryContext;
 import org.springframework.retry.RetryPolicy;
-import org.springframework.retry.backoff.BackOffContext;
 import org.springframework.retry.backoff.BackOffInterruptedException;
 import org.springframework.retry.backoff.BackOffPolicy;
 import org.springframework.retry.backoff.SleepingBackOffPolicy;
 
 /**
- * Lists and watches one resource in one scope on its own thread, forever: it runs the {@link WatchMachine}, feeds
- * its {@link Store} and listeners, backs off on failures, and publishes a {@link WatcherSnapshot} after every
- * transition.
+ * Lists and watches one resource in one scope on its own thread, forever: a loop of step, deliver, wait. It runs the
+ * {@link WatchMachine}, writes what each step yields to its {@link CacheStore}, hands the events to its
+ * {@link ListenerFanOut}, waits after failures as its {@link FailureStreak} says, and publishes a
+ * {@link WatcherSnapshot} after every transition. Data flows one way: the store is written by the watcher and knows
+ * nothing of it.
  *
- * <p>The loop is the project's own; it uses Spring Retry's policies as Spring Retry means them: a
- * {@link RetryPolicy} context is opened per failure streak, told of each failure ({@code registerThrowable}), asked
- * whether to go on ({@code canRetry}) and closed when the streak ends; one {@link BackOffPolicy} context, started
- * again only on retry-now, is asked to wait after each failure (its reset timer, not progress, starts the delays
- * over, as client-go's backoff does). Failures reach listeners as the project's own {@link WatchEvent.Failure}
- * events.
+ * <p>The watcher does not make its transport: it is handed a {@link WatchApi} (or a {@link WatchApi.Factory}); the
+ * HTTP one comes from {@code HttpWatchApi.watcher(client, type)}.
  *
  * <pre>{@code
- * try (Watcher<V1ConfigMap> watcher = Watcher.builder(apiClient, ResourceType.of(V1ConfigMap.class))
+ * try (Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(apiClient, ResourceType.of(V1ConfigMap.class))
  *         .scope(WatchScope.namespace("default"))
  *         .build()) {
  *     watcher.addListener(event -> log.info("{}", event));
@@ -63,67 +51,45 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private final WatchApi<T> api;
     private final WatchMachine<T> machine;
     private final TimeSource time;
-    private final RetryPolicy retryPolicy;
-    private final BackOffPolicy backOffPolicy;
-    private final String backOffDescription;
-    private final boolean reportsDelays;
-    private final BackOffSettings backOffSettings;
-    private final BackOffSleeper sleeper;
     private final CacheStore<T> store;
+    private final EventTally tally = new EventTally();
+    private final ListenerFanOut<T> fanOut;
+    private final FailureStreak streak;
+    private final BackOffSettings backOffSettings;
     private final ThreadFactory threadFactory;
-    private final Duration streakResetAfter;
-    private final List<WatchEventListener<T>> listeners = new CopyOnWriteArrayList<>();
-    /** Objects readers of the store found undecodable (on their threads); counted as errors. */
-    private final AtomicLong undecodableReads = new AtomicLong();
 
     private volatile WatcherSnapshot snapshot;
     private volatile boolean closed;
-    private volatile boolean backingOff;
-    private volatile boolean resetRequested;
     private Thread thread;
-
-    // Written by the watcher thread only; copied into each snapshot.
-    private boolean synced;
-    private int consecutiveFailures;
-    private WatchError lastError;
-    private boolean everSynced;
-    private Instant lastFailureAt;
-    private Instant failingSince;
-    private long events;
-    private long relists;
-    private long errors;
-    private final List<WatchEvent.Failure<T>> undecodableListItems = new ArrayList<>();
 
     private Watcher(Builder<T> builder) {
         this.name = builder.name != null ? builder.name : defaultName(builder.type, builder.scope);
         this.type = builder.type;
         this.scope = builder.scope;
         this.time = builder.time;
-        this.api = builder.api != null ? builder.api
-                : new HttpWatchApi<>(builder.client, builder.type, builder.scope, builder.options);
+        this.api = Objects.requireNonNull(builder.transport.create(builder.scope, builder.options), "transport");
         this.machine = new WatchMachine<>(api, builder.options, time.clock());
-        this.sleeper = new BackOffSleeper(time, this::onSleep);
-        BackOffPolicy policy = builder.backOffPolicy != null ? builder.backOffPolicy
-                : builder.backOff.backOffPolicy(time.clock());
-        this.backOffPolicy = policy instanceof SleepingBackOffPolicy<?> sleeping ? sleeping.withSleeper(sleeper) : policy;
-        this.backOffDescription = backOffPolicy.toString();
-        this.reportsDelays = backOffPolicy instanceof SleepingBackOffPolicy<?>;
+        this.store = new CacheStore<>(name, builder.options.stripManagedFields());
+        this.fanOut = new ListenerFanOut<>(name, tally, time.clock());
+        this.streak = new FailureStreak(name,
+                builder.retryPolicy != null ? builder.retryPolicy : builder.backOff.retryPolicy(time.clock()),
+                builder.backOffPolicy != null ? builder.backOffPolicy : builder.backOff.backOffPolicy(),
+                builder.backOff.resetAfter(), time,
+                (delay, nextAttemptAt) -> snapshot = snapshotOf(WatcherPhase.BACKING_OFF, delay, nextAttemptAt));
         this.backOffSettings = builder.backOffPolicy != null ? null : builder.backOff;
-        this.retryPolicy = builder.retryPolicy != null ? builder.retryPolicy : builder.backOff.retryPolicy(time.clock());
-        this.store = new CacheStore<>(builder.options.stripManagedFields(), this::readerMetUndecodable);
         this.threadFactory = builder.threadFactory;
-        this.streakResetAfter = builder.backOff.resetAfter();
         this.snapshot = snapshotOf(WatcherPhase.STARTING, null, null);
     }
 
-    /** Starts building a watcher of {@code type} that talks to the API server through {@code client}. */
-    public static <T extends KubernetesObject> Builder<T> builder(ApiClient client, ResourceType<T> type) {
-        return new Builder<>(Objects.requireNonNull(client, "client"), null, type);
+    /** Starts building a watcher on {@code api} (a test double of the transport, say), whatever its scope. */
+    public static <T extends KubernetesObject> Builder<T> builder(WatchApi<T> api, ResourceType<T> type) {
+        Objects.requireNonNull(api, "api");
+        return new Builder<>((scope, options) -> api, type);
     }
 
-    /** Starts building a watcher on another {@link WatchApi} (a test double of the transport, say). */
-    public static <T extends KubernetesObject> Builder<T> builder(WatchApi<T> api, ResourceType<T> type) {
-        return new Builder<>(null, Objects.requireNonNull(api, "api"), type);
+    /** Starts building a watcher whose {@link WatchApi} {@code transport} makes for its scope and options. */
+    public static <T extends KubernetesObject> Builder<T> builder(WatchApi.Factory<T> transport, ResourceType<T> type) {
+        return new Builder<>(Objects.requireNonNull(transport, "transport"), type);
     }
 
     /** The derived name (docs/semantics.md §11): {@code <plural>[.<group>]@<namespace|all>}. */
@@ -137,7 +103,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
 
     /** Adds a listener; events reach listeners after the store, on the watcher's thread. */
     public void addListener(WatchEventListener<T> listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+        fanOut.add(listener);
     }
 
     /** Starts the watcher's thread; the first step discovers the resource if needed, then lists. */
@@ -155,10 +121,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
 
     /** Ends the current backoff wait and starts the backoff over (e.g. after fixing RBAC or installing a CRD). */
     public void retryNow() {
-        resetRequested = true;
-        if (backingOff) {
-            sleeper.wakeUp();
-        }
+        streak.retryNow();
     }
 
     /** Stops the watcher: ends any wait or open watch and returns within about a second. */
@@ -172,12 +135,12 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
             closed = true;
             running = thread;
         }
-        sleeper.close();
+        streak.close();
         // Cancelling the call ends a blocked read; the watcher's own thread then closes the stream, since closing
         // an OkHttp response from another thread while it is read is not safe.
         api.abort();
         if (running == null) {
-            snapshot = snapshotOf(WatcherPhase.STOPPED, null, null);
+            publish(WatcherPhase.STOPPED);
             return;
         }
         running.interrupt();
@@ -221,8 +184,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
 
     private void run() {
         WatchState<T> state = new WatchState.Empty<>();
-        RetryContext streak = retryPolicy.open(null);
-        BackOffContext backOffContext = backOffPolicy.start(streak);
         try {
             while (!closed) {
                 Step<T> step = safeStep(state);
@@ -230,55 +191,15 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
                 if (closed) {
                     break;
                 }
-                step.events().forEach(this::deliver);
-                deliverUndecodableListItems();
+                deliver(step.events());
                 logFailuresRetriedAtOnce(step);
                 if (step.outcome() == Step.Outcome.PROGRESS) {
-                    logRecovery();
-                    consecutiveFailures = 0;
-                    if (streak.getRetryCount() > 0) {
-                        streak = endStreak(streak);
+                    streak.progressed();
+                } else if (step.outcome() == Step.Outcome.BACK_OFF) {
+                    if (!streak.failed(step.error())) {
+                        break;
                     }
-                }
-                if (step.outcome() != Step.Outcome.BACK_OFF) {
-                    publish(phaseOf(state));
-                    continue;
-                }
-                Instant failedAt = time.clock().instant();
-                if (lastFailureAt != null && streak.getRetryCount() > 0
-                        && Duration.between(lastFailureAt, failedAt).compareTo(streakResetAfter) > 0) {
-                    // The reset timer ends a streak as a success does (docs/semantics.md §6).
-                    streak = endStreak(streak);
-                }
-                lastFailureAt = failedAt;
-                WatchFailureException failure = new WatchFailureException(step.error());
-                retryPolicy.registerThrowable(streak, failure);
-                if (consecutiveFailures++ == 0) {
-                    failingSince = failedAt;
-                }
-                if (!retryPolicy.canRetry(streak)) {
-                    log.error("watcher {} gives up after failing for longer than its backoff allows: {}", name,
-                            step.error().message());
-                    break;
-                }
-                if (resetRequested) {
-                    resetRequested = false;
-                    backOffContext = backOffPolicy.start(streak);
-                }
-                if (!reportsDelays) {
-                    // A policy that sleeps by itself never calls onSleep, which logs the failure with its delay.
-                    log.warn("watcher {}: {}; backing off as its own policy decides", name, step.error().message());
-                }
-                sleeper.atLeast(step.error().retryAfter());
-                backingOff = true;
-                try {
-                    backOffPolicy.backOff(backOffContext);
-                } finally {
-                    backingOff = false;
-                }
-                if (resetRequested) {
-                    resetRequested = false;
-                    backOffContext = backOffPolicy.start(streak);
+                    streak.await(step.error());
                 }
                 publish(phaseOf(state));
             }
@@ -312,104 +233,27 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         }
     }
 
-    private void deliver(WatchEvent<T> event) {
-        if (!(event instanceof WatchEvent.InitApply<T>)) {
-            deliverUndecodableListItems();
-        }
-        if (event instanceof WatchEvent.InitDone<T>) {
-            // Objects deleted while the watch was down: reported as deletes before InitDone (docs/semantics.md §1).
-            for (CachedObject<T> gone : store.sweep()) {
-                deliver(new WatchEvent.Delete<>(gone, true));
-            }
-        }
-        if (event instanceof WatchEvent.Init<T>) {
-            if (everSynced) {
-                relists++;
-            }
-            synced = false;
-        } else if (event instanceof WatchEvent.InitDone<T>) {
-            synced = true;
-            everSynced = true;
-        } else if (event instanceof WatchEvent.Failure<T> failure) {
-            errors++;
-            lastError = failure.error();
-        } else {
-            events++;
-        }
-        store.onEvent(event);
-        CachedObject<T> object = objectOf(event);
-        boolean readable = true;
-        boolean checked = false;
-        for (WatchEventListener<T> listener : listeners) {
-            if (object != null && listener.readsObjects()) {
-                if (!checked) {
-                    readable = object.decoded() != null;
-                    checked = true;
-                }
-                if (!readable) {
-                    continue;
+    /** Each event goes to the store first, then to the listeners (docs/semantics.md §1). */
+    private void deliver(List<WatchEvent<T>> events) {
+        for (WatchEvent<T> event : events) {
+            if (event instanceof WatchEvent.Init<T>) {
+                store.startRelist();
+            } else if (event instanceof WatchEvent.InitApply<T> apply) {
+                store.apply(apply.cached());
+            } else if (event instanceof WatchEvent.Apply<T> apply) {
+                store.apply(apply.cached());
+            } else if (event instanceof WatchEvent.Delete<T> delete) {
+                store.delete(delete.cached().key());
+            } else if (event instanceof WatchEvent.InitDone<T>) {
+                fanOut.flush();
+                // Objects deleted while the watch was down: reported as deletes before InitDone (semantics §1, §8).
+                for (CachedObject<T> gone : store.finishRelist()) {
+                    fanOut.deliver(new WatchEvent.Delete<>(gone, true));
                 }
             }
-            try {
-                listener.onEvent(event);
-            } catch (Throwable thrown) {
-                if (FatalErrors.isFatal(thrown)) {
-                    stopFor(thrown, event);
-                    throw thrown;
-                }
-                log.error("listener of watcher {} failed on {}", name, event.getClass().getSimpleName(), thrown);
-            }
+            fanOut.deliver(event);
         }
-        if (!readable && object.claimReport()) {
-            reportUndecodable(event, object);
-        }
-    }
-
-    private static <T> CachedObject<T> objectOf(WatchEvent<T> event) {
-        return event instanceof WatchEvent.Apply<T> apply ? apply.cached()
-                : event instanceof WatchEvent.InitApply<T> apply ? apply.cached()
-                : event instanceof WatchEvent.Delete<T> delete ? delete.cached() : null;
-    }
-
-    /**
-     * Listeners that read objects were not handed {@code event}, whose model cannot be decoded: they get a
-     * {@code DecodeFailed} failure instead, right after it, or, for an object of a list page, after the page's
-     * objects (docs/semantics.md §7).
-     */
-    private void reportUndecodable(WatchEvent<T> event, CachedObject<T> object) {
-        WatchError error = new WatchError(ErrorKind.DECODE_FAILED, 0, "skipped " + object.problem(),
-                time.clock().instant());
-        log.warn("watcher {}: {}", name, error.message());
-        if (event instanceof WatchEvent.InitApply<T>) {
-            undecodableListItems.add(new WatchEvent.Failure<>(error));
-        } else {
-            deliver(new WatchEvent.Failure<>(error));
-        }
-    }
-
-    /** The failures of list items that could not be decoded, once the page's objects are delivered. */
-    private void deliverUndecodableListItems() {
-        while (!undecodableListItems.isEmpty()) {
-            deliver(undecodableListItems.remove(0));
-        }
-    }
-
-    /**
-     * A reader of the store met an object whose model cannot be decoded (first for this version): it is not served.
-     * Reported here, on the reader's thread, and counted in the next snapshot.
-     */
-    private void readerMetUndecodable(CachedObject<T> object) {
-        undecodableReads.incrementAndGet();
-        log.warn("watcher {}: skipped {}; it is not served until a newer version arrives", name, object.problem());
-    }
-
-    /** A listener threw a fatal error: it becomes the last error of the STOPPED snapshot {@link #run} publishes. */
-    private void stopFor(Throwable fatal, WatchEvent<T> event) {
-        errors++;
-        lastError = new WatchError(ErrorKind.WATCH_FAILED, 0, "a listener threw " + fatal.getClass().getName()
-                + " on " + event.getClass().getSimpleName() + "; the watcher stopped", time.clock().instant());
-        log.error("watcher {} stops: a listener threw {} on {}", name, fatal.getClass().getName(),
-                event.getClass().getSimpleName(), fatal);
+        fanOut.flush();
     }
 
     /**
@@ -429,21 +273,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         }
     }
 
-    private void logRecovery() {
-        if (consecutiveFailures > 0) {
-            Duration failing = Duration.between(failingSince, time.clock().instant());
-            log.info("watcher {} recovered after {} in {}", name, Plural.count(consecutiveFailures, "failure"),
-                    String.format(Locale.ROOT, "%.1f s", failing.toMillis() / 1000.0));
-        }
-    }
-
-    private void onSleep(Duration delay, Instant nextAttemptAt) {
-        WatchError error = lastError;
-        log.warn("watcher {}: {}; backing off for {} ms", name, error == null ? "a failure" : error.message(),
-                delay.toMillis());
-        snapshot = snapshotOf(WatcherPhase.BACKING_OFF, delay, nextAttemptAt);
-    }
-
     private void publish(WatcherPhase phase) {
         snapshot = snapshotOf(phase, null, null);
     }
@@ -451,10 +280,12 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private WatcherSnapshot snapshotOf(WatcherPhase phase, Duration delay, Instant nextAttemptAt) {
         ResolvedResource resolved = machine.resolvedResource();
         String resource = resolved != null ? resolved.toString() : type.apiVersion() + "/" + type.likelyPlural();
+        WatcherSnapshot.Counts counts = new WatcherSnapshot.Counts(tally.events(), tally.relists(),
+                tally.errors() + store.undecodableReads());
         return new WatcherSnapshot(name, resource, scope.namespace(), scope.labelSelector(), scope.fieldSelector(),
-                phase, synced && phase != WatcherPhase.STOPPED, store.size(), machine.syncedVersion(), consecutiveFailures,
-                delay, nextAttemptAt, lastError,
-                new WatcherSnapshot.Counts(events, relists, errors + undecodableReads.get()), backOffDescription, backOffSettings);
+                phase, tally.synced() && phase != WatcherPhase.STOPPED, store.size(), machine.syncedVersion(),
+                streak.consecutiveFailures(), delay, nextAttemptAt, tally.lastError(), counts, streak.description(),
+                backOffSettings);
     }
 
     private WatcherPhase phaseOf(WatchState<T> state) {
@@ -467,17 +298,10 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         return WatcherPhase.LISTING;
     }
 
-    /** Progress ends a failure streak: the max-elapsed-time clock starts again at the next failure. */
-    private RetryContext endStreak(RetryContext streak) {
-        retryPolicy.close(streak);
-        return retryPolicy.open(null);
-    }
-
-    /** Builds a {@link Watcher}; everything but the client and type has a default. */
+    /** Builds a {@link Watcher}; everything but the transport and type has a default. */
     public static final class Builder<T extends KubernetesObject> {
 
-        private final ApiClient client;
-        private final WatchApi<T> api;
+        private final WatchApi.Factory<T> transport;
         private final ResourceType<T> type;
         private String name;
         private WatchScope scope = WatchScope.allNamespaces();
@@ -488,9 +312,8 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         private TimeSource time = TimeSource.system();
         private ThreadFactory threadFactory;
 
-        private Builder(ApiClient client, WatchApi<T> api, ResourceType<T> type) {
-            this.client = client;
-            this.api = api;
+        private Builder(WatchApi.Factory<T> transport, ResourceType<T> type) {
+            this.transport = transport;
             this.type = Objects.requireNonNull(type, "type");
         }
 

@@ -9,8 +9,8 @@ import static org.awaitility.Awaitility.await;
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.CacheStore;
+import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.ObjectKey;
-import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -84,7 +84,7 @@ class SmallPartsTest {
 
     @Test
     void ownerReferencesMapByGroupAndKindOfTheControllerOwner() {
-        CacheStore<V1ConfigMap> store = new CacheStore<>(true, undecodable -> { });
+        CacheStore<V1ConfigMap> store = new CacheStore<>("test", true);
         OwnerReferenceMapper<V1Secret> mapper = new OwnerReferenceMapper<>(ResourceType.of(V1ConfigMap.class), store);
 
         assertThat(mapper.map(secretOwnedBy("s", "a", true))).containsExactly(new ObjectKey("default", "a"));
@@ -96,13 +96,13 @@ class SmallPartsTest {
 
     @Test
     void ownerReferencesOfACustomTypeWithoutKindMatchWhatThePrimaryStoreHolds() {
-        CacheStore<DynamicKubernetesObject> store = new CacheStore<>(true, undecodable -> { });
+        CacheStore<DynamicKubernetesObject> store = new CacheStore<>("test", true);
         DynamicKubernetesObject generator = new DynamicKubernetesObject();
         generator.setApiVersion("samples.watchkeeper.dev/v1");
         generator.setKind("Generator");
         generator.setMetadata(new io.kubernetes.client.openapi.models.V1ObjectMeta().namespace("default").name("g"));
-        store.onEvent(new WatchEvent.Init<>());
-        store.onEvent(new WatchEvent.InitApply<>(generator));
+        store.startRelist();
+        store.apply(CachedObject.of(generator));
         OwnerReferenceMapper<V1Secret> mapper = new OwnerReferenceMapper<>(
                 ResourceType.dynamic("samples.watchkeeper.dev", "v1", "generators", true), store);
         V1Secret owned = new V1Secret().metadata(new io.kubernetes.client.openapi.models.V1ObjectMeta()

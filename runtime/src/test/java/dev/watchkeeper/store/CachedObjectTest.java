@@ -3,7 +3,9 @@ package dev.watchkeeper.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.watch.WatchEvent;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.slf4j.LoggerFactory;
 
 @Timeout(20)
 class CachedObjectTest {
@@ -82,41 +85,72 @@ class CachedObjectTest {
     @Test
     void anUndecodableObjectIsReportedOnceAndNotServedWhileTheRestOfTheStoreIs() {
         CountingDecoder decoder = new CountingDecoder(new CountDownLatch(0));
-        List<String> reported = new ArrayList<>();
-        CacheStore<V1ConfigMap> store = new CacheStore<>(true, object -> reported.add(object.key() + " "
-                + object.problem()));
-        store.onEvent(new WatchEvent.Init<>());
-        store.onEvent(new WatchEvent.InitApply<>(raw("a", "1", Map.of(), decoder)));
-        store.onEvent(new WatchEvent.InitApply<>(raw("poison", "2", Map.of(), decoder)));
-        store.onEvent(new WatchEvent.InitApply<>(raw("c", "3", Map.of(), decoder)));
-        store.onEvent(new WatchEvent.InitDone<>());
+        CacheStore<V1ConfigMap> store = new CacheStore<>("cms", true);
+        Logger storeLog = (Logger) LoggerFactory.getLogger(CacheStore.class);
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        storeLog.addAppender(logged);
+        try {
+            store.startRelist();
+            store.apply(raw("a", "1", Map.of(), decoder));
+            store.apply(raw("poison", "2", Map.of(), decoder));
+            store.apply(raw("c", "3", Map.of(), decoder));
+            assertThat(store.finishRelist()).isEmpty();
 
-        assertThat(store.get("default", "poison")).isEmpty();
-        assertThat(store.list()).extracting(c -> c.getMetadata().getName()).containsExactly("a", "c");
-        assertThat(store.listInNamespace("default")).hasSize(2);
-        assertThat(store.get("default", "poison")).isEmpty();
-        assertThat(reported).containsExactly("default/poison an object that does not decode (IllegalStateException)");
-        assertThat(decoder.decodes).as("decoded once per version, failures included").hasValue(3);
+            assertThat(store.get("default", "poison")).isEmpty();
+            assertThat(store.list()).extracting(c -> c.getMetadata().getName()).containsExactly("a", "c");
+            assertThat(store.listInNamespace("default")).hasSize(2);
+            assertThat(store.get("default", "poison")).isEmpty();
+            assertThat(store.undecodableReads()).isEqualTo(1);
+            assertThat(logged.list).extracting(e -> e.getLevel() + " " + e.getFormattedMessage()).containsExactly(
+                    "WARN watcher cms: skipped an object that does not decode (IllegalStateException); it is not "
+                            + "served until a newer version arrives");
+            assertThat(decoder.decodes).as("decoded once per version, failures included").hasValue(3);
 
-        // a newer version of the same key that decodes is served at once
-        CachedObject<V1ConfigMap> fixed = new CachedObject<>(new ObjectKey("default", "poison"), null, "4", null, null,
-                null, null, null, "fixed|4".getBytes(StandardCharsets.UTF_8), decoder);
-        store.onEvent(new WatchEvent.Apply<>(fixed));
-        assertThat(store.get("default", "poison")).hasValueSatisfying(c -> assertThat(c.getMetadata()
-                .getResourceVersion()).isEqualTo("4"));
-        assertThat(reported).hasSize(1);
+            // a newer version of the same key that decodes is served at once
+            CachedObject<V1ConfigMap> fixed = new CachedObject<>(new ObjectKey("default", "poison"), null, "4", null,
+                    null, null, null, null, "fixed|4".getBytes(StandardCharsets.UTF_8), decoder);
+            store.apply(fixed);
+            assertThat(store.get("default", "poison")).hasValueSatisfying(c -> assertThat(c.getMetadata()
+                    .getResourceVersion()).isEqualTo("4"));
+            assertThat(store.undecodableReads()).isEqualTo(1);
+            assertThat(logged.list).hasSize(1);
+        } finally {
+            storeLog.detachAppender(logged);
+        }
+    }
+
+    @Test
+    void aRelistSweepsAndHandsBackWhatItDidNotMentionAndMakesTheStoreReady() {
+        CountingDecoder decoder = new CountingDecoder(new CountDownLatch(0));
+        CacheStore<V1ConfigMap> store = new CacheStore<>("cms", true);
+        store.startRelist();
+        store.apply(raw("a", "1", Map.of(), decoder));
+        store.apply(raw("b", "2", Map.of(), decoder));
+        store.apply(raw("gone", "3", Map.of(), decoder));
+        assertThat(store.ready()).isNotDone();
+        store.finishRelist();
+        assertThat(store.ready()).isDone();
+
+        store.startRelist();
+        store.apply(raw("a", "4", Map.of(), decoder));
+        store.delete(new ObjectKey("default", "b"));
+        assertThat(store.size()).as("readers still see the old objects during the relist").isEqualTo(2);
+        assertThat(store.finishRelist()).extracting(CachedObject::key)
+                .containsExactly(new ObjectKey("default", "gone"));
+        assertThat(store.list()).extracting(c -> c.getMetadata().getResourceVersion()).containsExactly("4");
     }
 
     @Test
     void aLabelSelectorReadsLabelsWithoutDecoding() {
         CountingDecoder decoder = new CountingDecoder(new CountDownLatch(0));
-        CacheStore<V1ConfigMap> store = new CacheStore<>(true, object -> { });
+        CacheStore<V1ConfigMap> store = new CacheStore<>("cms", true);
         CachedObject<V1ConfigMap> web = raw("web", "1", Map.of("tier", "web"), decoder);
         CachedObject<V1ConfigMap> db = raw("db", "2", Map.of("tier", "db"), decoder);
-        store.onEvent(new WatchEvent.Init<>());
-        store.onEvent(new WatchEvent.InitApply<>(web));
-        store.onEvent(new WatchEvent.InitApply<>(db));
-        store.onEvent(new WatchEvent.InitDone<>());
+        store.startRelist();
+        store.apply(web);
+        store.apply(db);
+        store.finishRelist();
 
         assertThat(store.list("tier=web")).extracting(c -> c.getMetadata().getName()).containsExactly("web");
         assertThat(store.cached(new ObjectKey("default", "db"))).hasValueSatisfying(cached -> {

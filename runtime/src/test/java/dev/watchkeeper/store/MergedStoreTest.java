@@ -2,7 +2,6 @@ package dev.watchkeeper.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.watchkeeper.watch.WatchEvent;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;
@@ -12,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class MergedStoreTest {
 
-    private final CacheStore<V1ConfigMap> teamA = new CacheStore<>(true, undecodable -> { });
-    private final CacheStore<V1ConfigMap> teamB = new CacheStore<>(true, undecodable -> { });
+    private final CacheStore<V1ConfigMap> teamA = new CacheStore<>("test", true);
+    private final CacheStore<V1ConfigMap> teamB = new CacheStore<>("test", true);
     private final MergedStore<V1ConfigMap> merged = new MergedStore<>(List.of(teamB, teamA));
 
     @Test
@@ -34,11 +33,11 @@ class MergedStoreTest {
     }
 
     private static void sync(CacheStore<V1ConfigMap> store, V1ConfigMap... objects) {
-        store.onEvent(new WatchEvent.Init<>());
+        store.startRelist();
         for (V1ConfigMap object : objects) {
-            store.onEvent(new WatchEvent.InitApply<>(object));
+            store.apply(CachedObject.of(object));
         }
-        store.onEvent(new WatchEvent.InitDone<>());
+        store.finishRelist();
     }
 
     private static V1ConfigMap cm(String namespace, String name, String label) {

@@ -4,6 +4,7 @@ import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.http.HttpWatchApi;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
@@ -17,7 +18,7 @@ class AppConfigWatch {
     private static final Logger log = LoggerFactory.getLogger(AppConfigWatch.class);
 
     static Optional<V1ConfigMap> appConfig(ApiClient apiClient) throws InterruptedException {
-        try (Watcher<V1ConfigMap> watcher = Watcher.builder(apiClient, ResourceType.of(V1ConfigMap.class))
+        try (Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(apiClient, ResourceType.of(V1ConfigMap.class))
                 .scope(WatchScope.namespace("default").withLabelSelector("app=web"))
                 .backOff(BackOffSettings.clientGo())
                 .build()) {

@@ -21,7 +21,7 @@ import java.util.function.BooleanSupplier;
  * <pre>{@code
  * VirtualTime time = new VirtualTime();
  * time.pauseAt(Duration.ofSeconds(30));
- * watcher = Watcher.builder(client, type).timeSource(time).build();
+ * watcher = HttpWatchApi.watcher(client, type).timeSource(time).build();
  * watcher.start();
  * time.awaitPaused(Duration.ofSeconds(5));
  * assertThat(stub.requests(path)).hasSizeLessThanOrEqualTo(6);   // in the first 30 virtual seconds

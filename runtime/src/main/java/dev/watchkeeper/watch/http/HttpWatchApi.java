@@ -18,6 +18,7 @@ import dev.watchkeeper.watch.WatchApi;
 import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchRequest;
 import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.watch.Watcher;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -45,8 +46,9 @@ import okhttp3.ResponseBody;
  * silent watch is detected; the user's {@code ApiClient} is never modified.
  *
  * <pre>{@code
- * WatchApi<V1ConfigMap> api = new HttpWatchApi<>(apiClient, ResourceType.of(V1ConfigMap.class),
- *         WatchScope.namespace("default"), WatchOptions.defaults());
+ * Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(apiClient, ResourceType.of(V1ConfigMap.class))
+ *         .scope(WatchScope.namespace("default"))
+ *         .build();
  * }</pre>
  */
 public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<T> {
@@ -83,6 +85,15 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         this.decoder = new ObjectDecoder<>(gson, type.javaType());
         this.custom = type.isMetadataOnly() ? !BuiltInResources.isBuiltInGroup(type.group())
                 : BuiltInResources.groupVersionKind(type.javaType()).isEmpty();
+    }
+
+    /**
+     * Starts building a watcher of {@code type} that talks to the API server through {@code client}: the way to
+     * watch over HTTP. Its {@code HttpWatchApi} is made for the scope and options it is built with.
+     */
+    public static <T extends KubernetesObject> Watcher.Builder<T> watcher(ApiClient client, ResourceType<T> type) {
+        Objects.requireNonNull(client, "client");
+        return Watcher.builder((scope, options) -> new HttpWatchApi<>(client, type, scope, options), type);
     }
 
     @Override

@@ -84,7 +84,7 @@ class WatcherCloseRaceTest {
     private void closeRepeatedly(InitialListStrategy initialList) throws Exception {
         WatchOptions options = WatchOptions.defaults().withInitialList(initialList).withPageSize(OBJECTS);
         for (int round = 0; round < ROUNDS; round++) {
-            Watcher<V1ConfigMap> watcher = Watcher.builder(client,
+            Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(client,
                             ResourceType.of(V1ConfigMap.class).withPlural("configmaps", true))
                     .name("race-" + round)
                     .scope(WatchScope.namespace("default"))

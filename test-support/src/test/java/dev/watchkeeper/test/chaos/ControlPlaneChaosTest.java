@@ -12,6 +12,7 @@ import dev.watchkeeper.watch.InitialListStrategy;
 import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.http.HttpWatchApi;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -85,7 +86,7 @@ class ControlPlaneChaosTest {
         long bound;
         try {
             history.writeInitial(writer);
-            watcher = Watcher.builder(throughProxy(plane, proxy, certificate), ResourceType.of(V1ConfigMap.class))
+            watcher = HttpWatchApi.watcher(throughProxy(plane, proxy, certificate), ResourceType.of(V1ConfigMap.class))
                     .scope(WatchScope.allNamespaces().withLabelSelector(history.selector()))
                     .options(options)
                     .backOff(BACK_OFF)

@@ -14,6 +14,7 @@ import dev.watchkeeper.watch.InitialListStrategy;
 import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.http.HttpWatchApi;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 import java.util.List;
@@ -67,7 +68,7 @@ class InMemoryChaosTest {
                 .bookmarkInterval(Duration.ofMillis(200)).build().start();
         History.Writer writer = writer(server);
         history.writeInitial(writer);
-        Watcher<V1ConfigMap> watcher = Watcher.builder(server.apiClient(), ResourceType.of(V1ConfigMap.class))
+        Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(server.apiClient(), ResourceType.of(V1ConfigMap.class))
                 .scope(WatchScope.allNamespaces().withLabelSelector(history.selector()))
                 .options(options)
                 .backOff(BACK_OFF)

@@ -33,6 +33,7 @@ import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
 import dev.watchkeeper.watch.WatcherPhase;
+import dev.watchkeeper.watch.http.HttpWatchApi;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.informer.ResourceEventHandler;
@@ -499,7 +500,7 @@ abstract class ConformanceScenarios {
         // Long delays: only retryNow can bring the watcher back within the test's wait.
         BackOffSettings slow = new BackOffSettings(Duration.ofMinutes(10), 2.0, Duration.ofMinutes(30), 0.0,
                 Duration.ofHours(1), null);
-        Watcher<V1ConfigMap> watcher = Watcher.builder(new RequestLog().attachTo(server().restrictedClient()),
+        Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(new RequestLog().attachTo(server().restrictedClient()),
                         ResourceType.of(V1ConfigMap.class))
                 .name("rbac").scope(scope()).options(listWatch()).backOff(slow).build();
         watchers.add(watcher);
@@ -897,7 +898,7 @@ abstract class ConformanceScenarios {
 
     <T extends KubernetesObject> Watcher<T> start(ApiClient client, ResourceType<T> type, RequestLog log,
                                                   EventRecorder<T> recorder, WatchScope scope, WatchOptions options) {
-        Watcher<T> watcher = Watcher.builder(log.attachTo(client), type)
+        Watcher<T> watcher = HttpWatchApi.watcher(log.attachTo(client), type)
                 .scope(scope).options(options).backOff(QUICK).build();
         watchers.add(watcher);
         watcher.addListener(recorder);

@@ -12,6 +12,7 @@ import dev.watchkeeper.test.VirtualTime;
 import dev.watchkeeper.test.stub.KubeApiStub;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.http.HttpWatchApi;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -32,7 +33,7 @@ class StubExampleTest {
                 .list(page(cm("b", "3")).resourceVersion("3"))
                 .watch(events(added(cm("c", "4"))).thenStayOpen());
 
-        try (Watcher<V1ConfigMap> watcher = Watcher.builder(stub.apiClient(), ResourceType.of(V1ConfigMap.class))
+        try (Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(stub.apiClient(), ResourceType.of(V1ConfigMap.class))
                 .scope(WatchScope.namespace("default")).timeSource(time).build()) {
             watcher.addListener(recorder);
             watcher.start();

@@ -28,6 +28,7 @@ import dev.watchkeeper.watch.WatchError;
 import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.http.HttpWatchApi;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.util.credentials.TokenFileAuthentication;
@@ -555,7 +556,7 @@ class HostileRepliesTest {
     // ---- helpers
 
     private Watcher<V1ConfigMap> start(ApiClient client) {
-        Watcher<V1ConfigMap> watcher = Watcher.builder(client, ResourceType.of(V1ConfigMap.class))
+        Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(client, ResourceType.of(V1ConfigMap.class))
                 .name("cms")
                 .scope(WatchScope.namespace("default"))
                 .options(WatchOptions.defaults())

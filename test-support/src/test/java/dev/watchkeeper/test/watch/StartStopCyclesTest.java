@@ -8,6 +8,7 @@ import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.watch.http.HttpWatchApi;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.util.ClientBuilder;
@@ -67,7 +68,7 @@ class StartStopCyclesTest {
     /** Starts a watcher and a reconciler, waits until every object was reconciled, and closes both. */
     private static void cycle(ApiClient client) {
         AtomicInteger reconciled = new AtomicInteger();
-        Watcher<V1ConfigMap> watcher = Watcher.builder(client, ResourceType.of(V1ConfigMap.class))
+        Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(client, ResourceType.of(V1ConfigMap.class))
                 .scope(WatchScope.namespace("default")).build();
         ReconcileLoop<V1ConfigMap> loop = ReconcileLoop.builder("cycle", watcher, (object, context) -> {
             reconciled.incrementAndGet();

@@ -11,6 +11,7 @@ import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
 import dev.watchkeeper.watch.WatcherPhase;
+import dev.watchkeeper.watch.http.HttpWatchApi;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;
@@ -40,7 +41,7 @@ class WatcherConvergenceTest {
         server.start();
         server.create(configMap("a", "1"));
         server.create(configMap("b", "1"));
-        watcher = Watcher.builder(server.apiClient(), ResourceType.of(V1ConfigMap.class))
+        watcher = HttpWatchApi.watcher(server.apiClient(), ResourceType.of(V1ConfigMap.class))
                 .scope(WatchScope.namespace("default"))
                 .options(WatchOptions.defaults().withTimeout(Duration.ofSeconds(30)))
                 .backOff(QUICK)

@@ -37,6 +37,7 @@ import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
 import dev.watchkeeper.watch.WatcherPhase;
 import dev.watchkeeper.watch.WatcherSnapshot;
+import dev.watchkeeper.watch.http.HttpWatchApi;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -401,8 +402,8 @@ class WatcherScenariosTest {
         time.pauseAt(Duration.ofSeconds(30));
         EventRecorder<DynamicKubernetesObject> widgetEvents = new EventRecorder<>();
 
-        Watcher<DynamicKubernetesObject> watcher = track(Watcher
-                .builder(stub.apiClient(), ResourceType.dynamic("example.com", "v1", "widgets", true))
+        Watcher<DynamicKubernetesObject> watcher = track(HttpWatchApi
+                .watcher(stub.apiClient(), ResourceType.dynamic("example.com", "v1", "widgets", true))
                 .scope(WatchScope.namespace("default")).timeSource(time).build());
         watcher.addListener(widgetEvents);
         watcher.start();
@@ -690,7 +691,7 @@ class WatcherScenariosTest {
     }
 
     private Watcher<V1ConfigMap> start(ApiClient client, WatchOptions options, BackOffSettings backOff) {
-        Watcher<V1ConfigMap> watcher = track(Watcher.builder(client, ResourceType.of(V1ConfigMap.class))
+        Watcher<V1ConfigMap> watcher = track(HttpWatchApi.watcher(client, ResourceType.of(V1ConfigMap.class))
                 .name("cms")
                 .scope(WatchScope.namespace("default"))
                 .options(options)
@@ -704,7 +705,7 @@ class WatcherScenariosTest {
 
     /** Widgets as a property declares them: group, version and kind, plural and scope left to discovery. */
     private void startWidgets(EventRecorder<DynamicKubernetesObject> recorder) {
-        Watcher<DynamicKubernetesObject> watcher = track(Watcher.builder(stub.apiClient(),
+        Watcher<DynamicKubernetesObject> watcher = track(HttpWatchApi.watcher(stub.apiClient(),
                         new ResourceType<>(DynamicKubernetesObject.class, "example.com", "v1", "Widget", null, null))
                 .scope(WatchScope.namespace("default")).timeSource(time).build());
         watcher.addListener(recorder);
