@@ -77,10 +77,13 @@ final class EventKeys<T extends KubernetesObject> {
     <S extends KubernetesObject> void listenTo(WatcherGroup<S> secondary, SecondaryMapper<S> mapper,
             BooleanSupplier inert) {
         secondary.addListener(event -> {
+            if (inert.getAsBoolean()) {
+                return;
+            }
             S object = event instanceof WatchEvent.Apply<S> apply ? apply.object()
                     : event instanceof WatchEvent.InitApply<S> apply ? apply.object()
                     : event instanceof WatchEvent.Delete<S> delete ? delete.object() : null;
-            if (object != null && !inert.getAsBoolean()) {
+            if (object != null) {
                 Collection<ObjectKey> keys = mapper.map(object);
                 if (keys != null) {
                     keys.forEach(key -> queue.addAfter(key, debounce));
