@@ -343,14 +343,6 @@ public final class WorkQueue<K> {
         }
     }
 
-    /** Whether {@code key} is queued (not whether it is being processed). */
-    public boolean isQueued(K key) {
-        synchronized (monitor) {
-            Entry<K> entry = entries.get(key);
-            return entry != null && entry.place != Place.PROCESSING;
-        }
-    }
-
     /** When {@code key} is due (the current time once it waits in the FIFO), or {@code null} when it is not queued. */
     public Instant dueAt(K key) {
         synchronized (monitor) {
