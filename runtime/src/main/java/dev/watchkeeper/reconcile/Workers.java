@@ -137,7 +137,7 @@ final class Workers {
         }
     }
 
-    /** Logs, and remembers for {@link #stuckKeys}, the workers among {@code threads} still running after {@code waited}. */
+    /** Logs, and remembers for {@link #stuckKeys}, the workers among {@code threads} alive after {@code waited}. */
     private void reportIgnoredInterrupts(List<Thread> threads, Duration waited) {
         for (Thread thread : threads) {
             if (thread.isAlive()) {
