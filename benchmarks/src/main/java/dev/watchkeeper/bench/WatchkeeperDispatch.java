@@ -14,12 +14,12 @@ import java.time.Duration;
 final class WatchkeeperDispatch extends DispatchTarget {
 
     private final Watcher<V1ConfigMap> watcher;
-    private final ReconcileLoop<V1ConfigMap> controller;
+    private final ReconcileLoop<V1ConfigMap> reconciler;
 
     WatchkeeperDispatch(int keys, int workers) {
         super(keys);
         this.watcher = Watcher.builder(api, ResourceType.of(V1ConfigMap.class)).build();
-        this.controller = ReconcileLoop.builder("dispatch", watcher, (V1ConfigMap object, ReconcileContext context) -> {
+        this.reconciler = ReconcileLoop.builder("dispatch", watcher, (V1ConfigMap object, ReconcileContext context) -> {
             probe.reconcile(SyntheticWatchApi.index(object.getMetadata().getName()));
             return ReconcileResult.done();
         }).settings(ReconcilerSettings.defaults().withConcurrency(workers)).build();
@@ -38,7 +38,7 @@ final class WatchkeeperDispatch extends DispatchTarget {
     @Override
     void start() throws Exception {
         watcher.start();
-        controller.start();
+        reconciler.start();
         if (!watcher.store().awaitReady(Duration.ofMinutes(2))) {
             throw new IllegalStateException("the synthetic watcher never became ready");
         }
@@ -47,12 +47,12 @@ final class WatchkeeperDispatch extends DispatchTarget {
 
     @Override
     void enqueue(int key) {
-        controller.enqueue(new ObjectKey("bench", objectName(key)));
+        reconciler.enqueue(new ObjectKey("bench", objectName(key)));
     }
 
     @Override
     public void close() {
-        controller.close(Duration.ofSeconds(5));
+        reconciler.close(Duration.ofSeconds(5));
         Clients.close(watcher);
     }
 }

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The {@link ReconcileContext} a {@link ReconcileLoop} hands to each reconcile. Events are core/v1 Events written
- * through {@link CoreV1Api}, reported by {@code watchkeeper/<controller>}.
+ * through {@link CoreV1Api}, reported by {@code watchkeeper/<reconciler>}.
  *
  * <pre>{@code
  * context.publishEvent("Warning", "InvalidSpec", "spec.replicas must not be negative");
@@ -31,7 +31,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
 
     private static final Logger log = LoggerFactory.getLogger(DefaultReconcileContext.class);
 
-    private final String controller;
+    private final String reconciler;
     private final ObjectKey key;
     private final int attempt;
     private final ApiClient apiClient;
@@ -41,11 +41,11 @@ public final class DefaultReconcileContext implements ReconcileContext {
     private final TimeSource time;
 
     /**
-     * @param stores the controller's stores by Java type; where two watchers share a type, the primary's wins
+     * @param stores the reconciler's stores by Java type; where two watchers share a type, the primary's wins
      */
-    public DefaultReconcileContext(String controller, ObjectKey key, int attempt, ApiClient apiClient,
+    public DefaultReconcileContext(String reconciler, ObjectKey key, int attempt, ApiClient apiClient,
             ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores, TimeSource time) {
-        this.controller = Objects.requireNonNull(controller, "controller");
+        this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
         this.key = Objects.requireNonNull(key, "key");
         this.attempt = attempt;
         this.apiClient = apiClient;
@@ -75,7 +75,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
     public <S extends KubernetesObject> Store<S> store(Class<S> type) {
         Store<?> store = stores.get(type);
         if (store == null) {
-            throw new IllegalArgumentException("reconciler " + controller + " watches no " + type.getName()
+            throw new IllegalArgumentException("reconciler " + reconciler + " watches no " + type.getName()
                     + "; it watches " + stores.keySet().stream().map(Class::getSimpleName).sorted().toList());
         }
         return (Store<S>) store;
@@ -84,17 +84,17 @@ public final class DefaultReconcileContext implements ReconcileContext {
     @Override
     public void publishEvent(String type, String reason, String message) {
         if (apiClient == null) {
-            log.warn("reconciler {} has no API client; dropped event {} {} about {}", controller, type, reason, key);
+            log.warn("reconciler {} has no API client; dropped event {} {} about {}", reconciler, type, reason, key);
             return;
         }
         try {
             CoreV1Event event = event(type, reason, message);
             new CoreV1Api(apiClient).createNamespacedEvent(event.getMetadata().getNamespace(), event).execute();
         } catch (ApiException e) {
-            log.warn("reconciler {} could not record event {} about {}: HTTP {} {}", controller, reason, key,
+            log.warn("reconciler {} could not record event {} about {}: HTTP {} {}", reconciler, reason, key,
                     e.getCode(), e.getMessage());
         } catch (RuntimeException e) {
-            log.warn("reconciler {} could not record event {} about {}", controller, reason, key, e);
+            log.warn("reconciler {} could not record event {} about {}", reconciler, reason, key, e);
         }
     }
 
@@ -116,7 +116,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
     }
 
     private ObjectWrites writes() {
-        return new ObjectWrites(apiClient, controller, primaryType, time);
+        return new ObjectWrites(apiClient, reconciler, primaryType, time);
     }
 
     /** The Event, named like client-go's recorder names them: {@code <object>.<unique hex>}. */
@@ -125,7 +125,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
         OffsetDateTime now = OffsetDateTime.now(time.clock());
         // Events about cluster-scoped objects live in "default", as kubectl and client-go put them.
         String namespace = key.namespace() != null ? key.namespace() : "default";
-        String component = "watchkeeper/" + controller;
+        String component = "watchkeeper/" + reconciler;
         V1ObjectReference involved = new V1ObjectReference()
                 .apiVersion(primary.getApiVersion() != null ? primary.getApiVersion() : primaryType.apiVersion())
                 .kind(primary.getKind() != null ? primary.getKind() : primaryType.kind())

@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.springframework.retry.backoff.BackOffPolicy;
 
 /**
- * A controller's per-key failure state: the latest failure of each key (what snapshots show) and its backoff, kept
+ * A reconciler's per-key failure state: the latest failure of each key (what snapshots show) and its backoff, kept
  * in one place so that a success, a delete or a manual retry clears both at once (docs/semantics.md §10). With a
- * {@link RateLimit}, every retry also takes a token of the controller's one bucket and waits for the later of both.
+ * {@link RateLimit}, every retry also takes a token of the reconciler's one bucket and waits for the later of both.
  */
 final class FailureLedger {
 

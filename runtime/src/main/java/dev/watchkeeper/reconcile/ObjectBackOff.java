@@ -12,7 +12,7 @@ import org.springframework.retry.backoff.SleepingBackOffPolicy;
 /**
  * Per-object error backoff: one Spring Retry {@link BackOffContext} per failing key, so one broken object backs off
  * without slowing the others (kube-rs lacks this, #1916). Delays are <em>scheduled</em>, never slept: the policy
- * is given a sleeper that records the delay and returns at once, and the controller re-adds the key with it.
+ * is given a sleeper that records the delay and returns at once, and the reconciler's queue re-adds the key with it.
  *
  * <pre>{@code
  * ObjectBackOff<ObjectKey> backOff = new ObjectBackOff<>(ReconcilerSettings.defaultBackOffPolicy());

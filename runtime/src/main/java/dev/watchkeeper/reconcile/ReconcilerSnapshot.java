@@ -1,19 +1,21 @@
 package dev.watchkeeper.reconcile;
 
+import dev.watchkeeper.backoff.JitteredExponentialBackOffPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import org.springframework.retry.backoff.BackOffPolicy;
 
 /**
- * A controller's state, immutable and published without locks for the actuator endpoint, health and metrics.
+ * A reconciler's state, immutable and published without locks for the actuator endpoint, health and metrics.
  * Holds no object contents.
  *
  * @param name              the reconciler's name
  * @param primaryWatcher    the name of the watcher of the primary resource (of its group, for a namespace set)
  * @param secondaryWatchers names of the watchers of owned and other watched resources
- * @param ready             every store of the controller has completed its first sync, so reconciles run
+ * @param ready             every store of the reconciler has completed its first sync, so reconciles run
  * @param queueDepth        keys due now, waiting for a worker
- * @param scheduled         keys waiting for their due time (retries, requeues, periodic resyncs)
+ * @param scheduled         keys waiting for their due time (retries, requeues, debounced changes)
  * @param inFlight          reconciles running now
  * @param concurrency       the most reconciles that may run at once
  * @param lastReconcileAt   when the latest reconcile finished, or {@code null}
@@ -24,11 +26,12 @@ import java.util.List;
  * @param stuckKeys         keys whose reconcile ignored its interrupt when the reconciler stopped (context close, a
  *                          lost Lease) and still runs, sorted; empty normally
  * @param rateLimit         the overall rate limit on error retries, or {@code null} when there is none
+ * @param backOff           the per-object backoff after an error
  */
 public record ReconcilerSnapshot(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
         int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
         List<FailingKey> failingKeys, int failingKeysTotal, Counts counts, List<String> stuckKeys,
-        RateLimitState rateLimit) {
+        RateLimitState rateLimit, BackOff backOff) {
 
     public ReconcilerSnapshot {
         secondaryWatchers = List.copyOf(secondaryWatchers);
@@ -59,6 +62,28 @@ public record ReconcilerSnapshot(String name, String primaryWatcher, List<String
      * @param limitedRetries retries since start that the limit delayed beyond their per-object backoff
      */
     public record RateLimitState(double qps, int burst, Duration delay, long limitedRetries) {
+    }
+
+    /**
+     * The per-object backoff after an error ({@link ReconcilerSettings#backOffPolicy()}).
+     *
+     * @param policy          {@code exponential-jitter} for the built-in policy, else the policy's own description
+     * @param initialInterval the first wait, or {@code null} for a policy of one's own
+     * @param maxInterval     the cap of the wait (jitter comes on top), or {@code null} likewise
+     * @param multiplier      growth per failure, or {@code null} likewise
+     * @param jitter          random extra fraction of the wait, or {@code null} likewise
+     */
+    public record BackOff(String policy, Duration initialInterval, Duration maxInterval, Double multiplier,
+            Double jitter) {
+
+        /** The description of {@code policy}: its numbers when it is the built-in one. */
+        static BackOff of(BackOffPolicy policy) {
+            if (policy instanceof JitteredExponentialBackOffPolicy exponential) {
+                return new BackOff("exponential-jitter", exponential.initialInterval(), exponential.maxInterval(),
+                        exponential.multiplier(), exponential.jitter());
+            }
+            return new BackOff(String.valueOf(policy), null, null, null, null);
+        }
     }
 
     /**

@@ -20,7 +20,9 @@ import java.util.PriorityQueue;
  *       due order), waiting while none is due.</li>
  * </ul>
  * {@link #shutdown} ends every {@code take} at once; {@link #shutdownWithDrain} (client-go's
- * {@code ShutDownWithDrain}) first hands out the keys due by then.
+ * {@code ShutDownWithDrain}) first hands out the keys due by then. One {@link #setTimer timer}, a due time that is no
+ * key's, makes a {@code take} return {@code null} to the taker that finds it due (a periodic resync, say), so its work
+ * needs no thread of its own and is no queued key that counts would have to leave out.
  * Each key has one entry that says where it is; keys due now wait in a FIFO, only delayed keys in a heap. So the
  * common add, take and done each cost at most one hash lookup, and only a delay reads the clock.
  *
@@ -101,6 +103,9 @@ public final class WorkQueue<K> {
     private boolean shutdown;
     /** Shut down to adds, but keys due at {@link #shutdownWithDrain} are still handed out. */
     private boolean draining;
+    /** When the timer falls due, or {@code null} when none is set; {@code timerMillis} is it rounded down. */
+    private Instant timer;
+    private long timerMillis;
 
     public WorkQueue(TimeSource time) {
         this.time = Objects.requireNonNull(time, "time");
@@ -132,7 +137,8 @@ public final class WorkQueue<K> {
     /**
      * Takes the key due first, waiting until one is due. The key counts as processing until {@link #done}.
      *
-     * @return the key, or {@code null} once the queue is shut down (or drained)
+     * @return the key, or {@code null} once the queue is shut down (or drained) or when the {@link #setTimer timer}
+     *         fell due; {@link #isShutdown} tells which
      * @throws InterruptedException when the calling thread is interrupted while waiting
      */
     public K take() throws InterruptedException {
@@ -145,7 +151,7 @@ public final class WorkQueue<K> {
      * {@link #done} for {@code finished}, then {@link #take}, under one acquisition of the lock instead of two: a
      * worker's step from one key to the next.
      *
-     * @return the next key, or {@code null} once the queue is shut down (or drained)
+     * @return the next key, or {@code null} as from {@link #take}
      * @throws InterruptedException when the calling thread is interrupted while waiting; {@code finished} is done
      */
     public K doneAndTake(K finished) throws InterruptedException {
@@ -157,7 +163,15 @@ public final class WorkQueue<K> {
 
     private K takeLocked() throws InterruptedException {
         while (!shutdown) {
-            Slot<K> head = heap.isEmpty() ? null : promoteDue();
+            long nowMillis = timer == null && heap.isEmpty() ? 0 : time.clock().millis();
+            if (timer != null && isDue(timer, timerMillis, nowMillis)) {
+                timer = null;
+                if (!ready.isEmpty()) {
+                    wakeOneTaker(); // the key that woke this taker is left to another
+                }
+                return null;
+            }
+            Slot<K> head = heap.isEmpty() ? null : promoteDue(nowMillis);
             Entry<K> entry = ready.poll();
             if (entry != null) {
                 entry.place = Place.PROCESSING;
@@ -170,7 +184,8 @@ public final class WorkQueue<K> {
             if (draining) {
                 return null; // a key still processing comes back to its own worker through done
             }
-            Duration wait = head == null ? FOREVER : Duration.between(time.clock().instant(), head.due());
+            Instant next = head == null ? timer : timer == null || head.due().isBefore(timer) ? head.due() : timer;
+            Duration wait = next == null ? FOREVER : Duration.between(time.clock().instant(), next);
             long seen = changes;
             time.await(monitor, wait, () -> shutdown || changes != seen);
         }
@@ -178,26 +193,16 @@ public final class WorkQueue<K> {
     }
 
     /**
-     * Moves the delayed keys due now to the FIFO, in due order; returns the next one not yet due. Every take asks
-     * this while anything is delayed (the periodic resync always is), so it reads the clock's milliseconds first: a
-     * head due in a later millisecond is not due, and only one due within the current millisecond needs the
-     * {@link Instant}.
+     * Moves the delayed keys due at {@code nowMillis} to the FIFO, in due order; returns the next one not yet due.
+     * Every take asks this while anything is delayed, so it is given the clock's milliseconds, read once per take.
      */
-    private Slot<K> promoteDue() {
-        long nowMillis = time.clock().millis();
-        Instant now = null;
+    private Slot<K> promoteDue(long nowMillis) {
         for (Slot<K> head = heap.peek(); head != null; head = heap.peek()) {
             if (head.isStale()) {
                 heap.poll();
                 continue;
             }
-            if (head.dueMillis() > nowMillis) {
-                return head;
-            }
-            if (now == null) {
-                now = time.clock().instant();
-            }
-            if (head.due().isAfter(now)) {
+            if (!isDue(head.due(), head.dueMillis(), nowMillis)) {
                 return head;
             }
             heap.poll();
@@ -205,6 +210,15 @@ public final class WorkQueue<K> {
             toReady(head.entry());
         }
         return null;
+    }
+
+    /**
+     * Whether {@code due} (in epoch milliseconds rounded down: {@code dueMillis}) has come at {@code nowMillis}: one
+     * due in a later millisecond has not, one in an earlier has, and only one within the current millisecond needs
+     * the clock's {@link Instant}.
+     */
+    private boolean isDue(Instant due, long dueMillis, long nowMillis) {
+        return dueMillis < nowMillis || dueMillis == nowMillis && !due.isAfter(time.clock().instant());
     }
 
     /** Ends the processing of {@code key}; if it was added meanwhile, it is queued again. */
@@ -258,7 +272,8 @@ public final class WorkQueue<K> {
                 return;
             }
             draining = true;
-            promoteDue();
+            timer = null;
+            promoteDue(time.clock().millis());
             Instant now = time.clock().instant();
             for (Slot<K> slot : heap) {
                 if (!slot.isStale()) {
@@ -277,6 +292,29 @@ public final class WorkQueue<K> {
         }
     }
 
+    /**
+     * Sets the timer: the first {@link #take} that finds {@code due} come returns {@code null} to its caller, whose
+     * work the timer's is, and clears it; it waits behind no key. Replaces a timer set before; no-op once shut down.
+     */
+    public void setTimer(Instant due) {
+        Objects.requireNonNull(due, "due");
+        synchronized (monitor) {
+            if (shutdown || draining) {
+                return;
+            }
+            timer = due;
+            timerMillis = due.toEpochMilli();
+            wakeOneTaker(); // a taker waiting for a later head waits for the timer instead
+        }
+    }
+
+    /** When the timer falls due, or {@code null} when none is set (or it fell due and was taken). */
+    public Instant timer() {
+        synchronized (monitor) {
+            return timer;
+        }
+    }
+
     /** Whether adds are ignored: after {@link #shutdown} or {@link #shutdownWithDrain}. */
     public boolean isShutdown() {
         synchronized (monitor) {
@@ -291,7 +329,7 @@ public final class WorkQueue<K> {
         }
     }
 
-    /** Keys waiting for their due time (retries, requeues, resyncs). */
+    /** Keys waiting for their due time (retries, requeues, debounced changes). */
     public int delayed() {
         synchronized (monitor) {
             return delayed;
@@ -302,14 +340,6 @@ public final class WorkQueue<K> {
     public int inFlight() {
         synchronized (monitor) {
             return processing;
-        }
-    }
-
-    /** Whether {@code key} is queued (not whether it is being processed). */
-    public boolean isQueued(K key) {
-        synchronized (monitor) {
-            Entry<K> entry = entries.get(key);
-            return entry != null && entry.place != Place.PROCESSING;
         }
     }
 

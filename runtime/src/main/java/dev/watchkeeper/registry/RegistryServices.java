@@ -1,12 +1,13 @@
 package dev.watchkeeper.registry;
 
 import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.concurrent.DaemonThreads;
 import dev.watchkeeper.reconcile.ReconcileObserver;
 import io.kubernetes.client.openapi.ApiClient;
 import java.util.concurrent.ThreadFactory;
 
 /**
- * What every watcher and controller of a {@link WatchkeeperRegistry} shares.
+ * What every watcher and reconciler of a {@link WatchkeeperRegistry} shares.
  *
  * <pre>{@code
  * RegistryServices services = new RegistryServices(apiClient, TimeSource.system(),
@@ -27,18 +28,12 @@ public record RegistryServices(ApiClient apiClient, TimeSource time, Watchkeeper
     public RegistryServices {
         time = time != null ? time : TimeSource.system();
         settings = settings != null ? settings : WatchkeeperSettings.defaults();
-        workerThreads = workerThreads != null ? workerThreads : RegistryServices::daemonThread;
+        workerThreads = workerThreads != null ? workerThreads : DaemonThreads.factory();
         observer = observer != null ? observer : ReconcileObserver.passThrough();
     }
 
     /** Defaults around {@code apiClient}. */
     public static RegistryServices of(ApiClient apiClient) {
         return new RegistryServices(apiClient, null, null, null, null, null);
-    }
-
-    private static Thread daemonThread(Runnable body) {
-        Thread thread = new Thread(body);
-        thread.setDaemon(true);
-        return thread;
     }
 }

@@ -32,16 +32,16 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.retry.backoff.BackOffPolicy;
 
 /**
- * Knows every watcher and controller and runs them with the application context (modelled on spring-kafka's
+ * Knows every watcher and reconciler and runs them with the application context (modelled on spring-kafka's
  * {@code KafkaListenerEndpointRegistry}). Watchers are shared by identity (docs/semantics.md §11): declarations of the
  * same resource, scope, selectors, watch options and backoff get the same {@link Watcher} and so one store.
  *
  * <pre>{@code
  * WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(apiClient));
  * registry.registerReconciler(declaration);
- * registry.start();                       // watchers, then controllers
+ * registry.start();                       // watchers, then reconcilers
  * registry.reconciler("mirror").map(ReconcileLoop::snapshot);
- * registry.stop();                        // controllers (with their grace), then watchers
+ * registry.stop();                        // reconcilers (with their grace), then watchers
  * }</pre>
  *
  * <p>With a {@link LeaderElector} (docs/semantics.md §14), watchers run on every replica but reconcilers work only
@@ -73,7 +73,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
     private final WatcherFactory watcherFactory;
     private final Map<Identity, Watcher<?>> watchersByIdentity = new LinkedHashMap<>();
     private final Map<String, Watcher<?>> watchersByName = new LinkedHashMap<>();
-    private final Map<String, ReconcileLoop<?>> controllers = new LinkedHashMap<>();
+    private final Map<String, ReconcileLoop<?>> reconcilers = new LinkedHashMap<>();
     private final Map<String, List<Watcher<?>>> groups = new LinkedHashMap<>();
     private final Map<String, NameOwner> names = new HashMap<>();
     private final List<Watcher<?>> started = new ArrayList<>();
@@ -127,9 +127,9 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         return List.copyOf(watchersByIdentity.values());
     }
 
-    /** Every controller, in the order they were registered. */
+    /** Every reconciler, in the order they were registered. */
     public synchronized Collection<ReconcileLoop<?>> reconcilers() {
-        return List.copyOf(controllers.values());
+        return List.copyOf(reconcilers.values());
     }
 
     /** The watcher with this name (declared or derived). */
@@ -176,7 +176,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
     }
 
     public synchronized Optional<ReconcileLoop<?>> reconciler(String name) {
-        return Optional.ofNullable(controllers.get(name));
+        return Optional.ofNullable(reconcilers.get(name));
     }
 
     public RegistryServices services() {
@@ -211,7 +211,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
     }
 
     /**
-     * Builds the controller a declaration describes, getting or creating its watchers; starts it at once when the
+     * Builds the reconciler a declaration describes, getting or creating its watchers; starts it at once when the
      * registry is running.
      *
      * @throws IllegalStateException when a name clashes
@@ -237,12 +237,12 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         for (SecondaryDeclaration<?> secondary : declaration.secondaries()) {
             addSecondary(builder, primary, secondary, declaration.namespaces());
         }
-        ReconcileLoop<T> controller = builder.build();
-        controllers.put(name, controller);
+        ReconcileLoop<T> reconciler = builder.build();
+        reconcilers.put(name, reconciler);
         if (running) {
-            startReconciler(controller);
+            startReconciler(reconciler);
         }
-        return controller;
+        return reconciler;
     }
 
     private <T extends KubernetesObject, S extends KubernetesObject> void addSecondary(ReconcileLoop.Builder<T> builder,
@@ -263,7 +263,7 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         return new WatcherGroup<>(name, watcherGroup(name, members));
     }
 
-    /** Starts every watcher, then every controller (whose workers wait for their stores). */
+    /** Starts every watcher, then every reconciler (whose workers wait for their stores). */
     @Override
     public synchronized void start() {
         if (running) {
@@ -274,10 +274,10 @@ public class WatchkeeperRegistry implements SmartLifecycle {
             return;
         }
         watchersByIdentity.values().forEach(this::startWatcher);
-        controllers.values().forEach(this::startReconciler);
+        reconcilers.values().forEach(this::startReconciler);
         running = true;
         log.info("watchkeeper started {} and {}", Plural.count(watchersByIdentity.size(), "watcher"),
-                Plural.count(controllers.size(), "reconciler"));
+                Plural.count(reconcilers.size(), "reconciler"));
         if (elector != null) {
             log.info("reconcilers work while this replica holds the Lease {} as {}", elector.settings().lease(),
                     elector.settings().identity());
@@ -285,19 +285,19 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         }
     }
 
-    private void startReconciler(ReconcileLoop<?> controller) {
+    private void startReconciler(ReconcileLoop<?> reconciler) {
         if (elector == null) {
-            controller.start();
+            reconciler.start();
             return;
         }
-        leaderOnly.add(controller);
-        controller.startSuspended();
+        leaderOnly.add(reconciler);
+        reconciler.startSuspended();
         if (elector.isLeader()) {
-            controller.resume();
+            reconciler.resume();
         }
     }
 
-    /** Closes every controller (waiting for running reconciles up to each one's grace), then every watcher. */
+    /** Closes every reconciler (waiting for running reconciles up to each one's grace), then every watcher. */
     @Override
     public synchronized void stop() {
         if (!running) {
@@ -306,8 +306,8 @@ public class WatchkeeperRegistry implements SmartLifecycle {
         running = false;
         stopped = true;
         // Stop them all first, so their graces run at the same time rather than one after another.
-        controllers.values().forEach(ReconcileLoop::stop);
-        controllers.values().forEach(controller -> controller.close(controller.settings().shutdownGrace()));
+        reconcilers.values().forEach(ReconcileLoop::stop);
+        reconcilers.values().forEach(reconciler -> reconciler.close(reconciler.settings().shutdownGrace()));
         if (elector != null) {
             elector.close(); // after the reconcilers: the Lease is renewed while they finish, then released
         }

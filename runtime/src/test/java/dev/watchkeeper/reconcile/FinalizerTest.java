@@ -56,12 +56,12 @@ class FinalizerTest {
     private final List<ReconcileOutcome> outcomes = new CopyOnWriteArrayList<>();
     private final List<String> reconciled = new CopyOnWriteArrayList<>();
     private final List<String> cleanedUp = new CopyOnWriteArrayList<>();
-    private ReconcileLoop<V1ConfigMap> controller;
+    private ReconcileLoop<V1ConfigMap> reconciler;
 
     @AfterEach
     void closeEverything() {
-        if (controller != null) {
-            controller.close(Duration.ofSeconds(1));
+        if (reconciler != null) {
+            reconciler.close(Duration.ofSeconds(1));
         }
         configMaps.close();
         server.close();
@@ -116,7 +116,7 @@ class FinalizerTest {
                 + "\"value\":\"" + FINALIZER + "\"},{\"op\":\"remove\",\"path\":\"/metadata/finalizers/0\"}]");
         assertThat(outcomes).filteredOn(ReconcileOutcome::cleanup).singleElement()
                 .satisfies(o -> assertThat(o.kind()).isEqualTo(ReconcileOutcome.Kind.DONE));
-        assertThat(controller.counts().cleanups()).isEqualTo(1);
+        assertThat(reconciler.counts().cleanups()).isEqualTo(1);
     }
 
     @Test
@@ -132,7 +132,7 @@ class FinalizerTest {
             assertThat(server.patches("a")).as("the finalizer stays while the cleanup fails").isEmpty();
             time.advance(Duration.ofMillis(5L << (failures - 1)));
         }
-        await().until(() -> controller.counts().cleanups() == 1);
+        await().until(() -> reconciler.counts().cleanups() == 1);
 
         List<ReconcileOutcome> cleanups = outcomes.stream().filter(ReconcileOutcome::cleanup).toList();
         assertThat(cleanups).extracting(ReconcileOutcome::attempt).containsExactly(1, 2, 3, 4);
@@ -143,11 +143,11 @@ class FinalizerTest {
                         + "{\"op\":\"remove\",\"path\":\"/metadata/finalizers/1\"}]");
         await().until(() -> configMaps.store().get("default", "a")
                 .map(c -> c.getMetadata().getFinalizers().equals(List.of("other.io/keep"))).orElse(false)
-                && controller.queueDepth() == 0 && controller.snapshot().inFlight() == 0);
+                && reconciler.queueDepth() == 0 && reconciler.snapshot().inFlight() == 0);
         assertThat(outcomes).filteredOn(ReconcileOutcome::cleanup).as("nothing left for us once ours is gone")
                 .hasSize(4);
         assertThat(reconciled).as("nor reconciled while being deleted").hasSize(1);
-        assertThat(controller.failingKeys()).isZero();
+        assertThat(reconciler.failingKeys()).isZero();
     }
 
     @Test
@@ -158,7 +158,7 @@ class FinalizerTest {
         start(cleanupFailingTimes(0));
 
         await().until(() -> server.patches("staying").size() == 1 && reconciled.size() == 2
-                && controller.queueDepth() == 0 && controller.snapshot().inFlight() == 0);
+                && reconciler.queueDepth() == 0 && reconciler.snapshot().inFlight() == 0);
 
         assertThat(reconciled).as("staying, before and after the finalizer's own event")
                 .containsOnly("staying " + List.of(FINALIZER));
@@ -169,12 +169,12 @@ class FinalizerTest {
     @Test
     void withAGenerationFilterTheStartOfADeletionStillReachesTheCleanup() {
         server.given(withFinalizers(configMap("a", "1"), FINALIZER));
-        controller = ReconcileLoop.builder("test", configMaps, this::reconcile)
+        reconciler = ReconcileLoop.builder("test", configMaps, this::reconcile)
                 .settings(ReconcilerSettings.defaults().withTriggers(Trigger.GENERATION))
                 .finalizer(new Finalizer<>(FINALIZER, cleanupFailingTimes(0)))
                 .apiClient(server.client()).timeSource(time).listener(outcomes::add).build();
         configMaps.start();
-        controller.start();
+        reconciler.start();
         await().until(() -> reconciled.size() == 1);
 
         server.delete("a"); // a ConfigMap has no generation to change
@@ -185,14 +185,14 @@ class FinalizerTest {
     // ---- set-up
 
     private void start(CleanupFunction<V1ConfigMap> cleanup) {
-        controller = ReconcileLoop.builder("test", configMaps, this::reconcile)
+        reconciler = ReconcileLoop.builder("test", configMaps, this::reconcile)
                 .finalizer(new Finalizer<>(FINALIZER, cleanup))
                 .apiClient(server.client())
                 .timeSource(time)
                 .listener(outcomes::add)
                 .build();
         configMaps.start();
-        controller.start();
+        reconciler.start();
     }
 
     /** What the first reconcile of {@code name} saw: name and finalizers; {@code null} before it. */

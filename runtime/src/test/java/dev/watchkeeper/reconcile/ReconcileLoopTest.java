@@ -52,13 +52,13 @@ class ReconcileLoopTest {
     private final FakeWatchApi<V1ConfigMap> configMapApi = new FakeWatchApi<>(CONFIG_MAPS);
     private final Watcher<V1ConfigMap> configMaps = Watcher.builder(configMapApi, CONFIG_MAPS).build();
     private final List<Watcher<?>> watchers = new ArrayList<>(List.of(configMaps));
-    private final List<ReconcileLoop<?>> controllers = new ArrayList<>();
+    private final List<ReconcileLoop<?>> reconcilers = new ArrayList<>();
     private final List<ReconcileOutcome> outcomes = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicInteger> reconcileCounts = new ConcurrentHashMap<>();
 
     @AfterEach
     void closeEverything() {
-        controllers.forEach(c -> c.close(Duration.ofSeconds(1)));
+        reconcilers.forEach(c -> c.close(Duration.ofSeconds(1)));
         watchers.forEach(Watcher::close);
     }
 
@@ -91,7 +91,7 @@ class ReconcileLoopTest {
         assertThat(outcomes).filteredOn(o -> o.key().name().equals("a")).extracting(ReconcileOutcome::attempt)
                 .startsWith(1, 2, 3, 4, 5);
         assertThat(counts()).containsEntry("ok", 1);
-        ReconcilerSnapshot snapshot = controllers.get(0).snapshot();
+        ReconcilerSnapshot snapshot = reconcilers.get(0).snapshot();
         assertThat(snapshot.failingKeysTotal()).isEqualTo(1);
         assertThat(snapshot.failingKeys().get(0).key()).isEqualTo("default/a");
         assertThat(snapshot.failingKeys().get(0).terminal()).isFalse();
@@ -111,7 +111,35 @@ class ReconcileLoopTest {
         await().until(() -> !delaysOf("a").isEmpty());
 
         assertThat(delaysOf("a").get(0)).as("the first backoff would be 5 ms").isEqualTo(Duration.ofSeconds(1));
-        assertThat(controllers.get(0).snapshot().failingKeys().get(0).delay()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(reconcilers.get(0).snapshot().failingKeys().get(0).delay()).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void aResyncReconcilesEveryObjectAgainWhenItsJitteredPeriodEndsAndNoCountIncludesIt() {
+        ManualTime time = new ManualTime();
+        Instant t0 = time.clock().instant();
+        configMapApi.listing(configMap("a", "1"), configMap("b", "1"));
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder(counting(ReconcileResult.done())).timeSource(time)
+                .settings(ReconcilerSettings.defaults().withResyncPeriod(Duration.ofMinutes(10)))
+                .resyncJitter(() -> 0.0));
+        await().until(() -> counts().equals(Map.of("a", 1, "b", 1)));
+
+        assertThat(reconciler.queue().nextResyncAt()).as("10 min × 0.9").isEqualTo(t0.plus(Duration.ofMinutes(9)));
+        settle(reconciler, time);
+        assertThat(reconciler.queueDepth()).isZero();
+        assertThat(reconciler.snapshot().scheduled()).isZero();
+
+        time.advance(Duration.ofMinutes(9));
+        await().until(() -> counts().equals(Map.of("a", 2, "b", 2)));
+        assertThat(reconciler.queue().nextResyncAt()).isEqualTo(t0.plus(Duration.ofMinutes(18)));
+    }
+
+    @Test
+    void theSnapshotShowsThePerObjectBackoff() {
+        ReconcileLoop<V1ConfigMap> reconciler = builder(counting(ReconcileResult.done())).build();
+
+        assertThat(reconciler.snapshot().backOff()).isEqualTo(new ReconcilerSnapshot.BackOff("exponential-jitter",
+                Duration.ofMillis(5), Duration.ofSeconds(1000), 2.0, 0.0));
     }
 
     @Test
@@ -134,7 +162,7 @@ class ReconcileLoopTest {
         await().until(() -> outcomes.size() >= 6);
         assertThat(outcomes).extracting(ReconcileOutcome::next).containsExactly(Duration.ofMillis(5),
                 Duration.ofMillis(10), null, Duration.ofMillis(5), Duration.ofMillis(10), null);
-        assertThat(controllers.get(0).snapshot().failingKeysTotal()).isZero();
+        assertThat(reconcilers.get(0).snapshot().failingKeysTotal()).isZero();
     }
 
     @Test
@@ -146,7 +174,7 @@ class ReconcileLoopTest {
 
         assertThat(outcomes.get(0).kind()).isEqualTo(ReconcileOutcome.Kind.REQUEUE);
         assertThat(outcomes.get(0).next()).isEqualTo(Duration.ofHours(1));
-        ReconcilerSnapshot snapshot = controllers.get(0).snapshot();
+        ReconcilerSnapshot snapshot = reconcilers.get(0).snapshot();
         assertThat(snapshot.queueDepth()).as("nothing is due now").isZero();
         assertThat(snapshot.scheduled()).as("the requeued key waits for its hour").isEqualTo(1);
         assertThat(snapshot.lastResult()).isEqualTo("requeue");
@@ -156,7 +184,7 @@ class ReconcileLoopTest {
     @Test
     void aTerminalErrorIsNotRetriedUntilTheResourceVersionChanges() {
         configMapApi.listing(configMap("a", "1"), configMap("marker", "1"));
-        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
             count(object);
             if (object.getMetadata().getName().equals("a") && object.getMetadata().getResourceVersion().equals("1")) {
                 throw new TerminalReconcileException("spec is invalid");
@@ -164,21 +192,21 @@ class ReconcileLoopTest {
             return ReconcileResult.done();
         }));
         await().until(() -> counts().equals(Map.of("a", 1, "marker", 1)));
-        assertThat(controller.snapshot().failingKeys()).singleElement().satisfies(failing -> {
+        assertThat(reconciler.snapshot().failingKeys()).singleElement().satisfies(failing -> {
             assertThat(failing.terminal()).isTrue();
             assertThat(failing.nextRetryAt()).isNull();
             assertThat(failing.lastError()).contains("spec is invalid");
         });
 
         // Same version: a's turn comes before the marker's (one worker, FIFO), and it is skipped.
-        controller.enqueue(new ObjectKey("default", "a"));
-        controller.enqueue(new ObjectKey("default", "marker"));
+        reconciler.enqueue(new ObjectKey("default", "a"));
+        reconciler.enqueue(new ObjectKey("default", "marker"));
         await().until(() -> counts().get("marker") == 2);
         assertThat(counts()).containsEntry("a", 1);
 
         configMapApi.apply(configMap("a", "2"));
         await().until(() -> counts().get("a") == 2);
-        assertThat(controller.snapshot().failingKeysTotal()).isZero();
+        assertThat(reconciler.snapshot().failingKeysTotal()).isZero();
     }
 
     @Test
@@ -224,15 +252,15 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"));
         FakeWatchApi<V1Secret> secretApi = new FakeWatchApi<>(SECRETS).holdList();
         Watcher<V1Secret> secrets = watch(secretApi, SECRETS);
-        ReconcileLoop<V1ConfigMap> controller = start(builder(counting(ReconcileResult.done())).owns(secrets));
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder(counting(ReconcileResult.done())).owns(secrets));
 
         assertThat(configMaps.store().awaitReady(Duration.ofSeconds(5))).isTrue();
-        assertThat(controller.snapshot().ready()).isFalse();
+        assertThat(reconciler.snapshot().ready()).isFalse();
         assertThat(counts()).isEmpty();
 
         secretApi.releaseList();
         await().until(() -> counts().equals(Map.of("a", 1)));
-        assertThat(controller.snapshot().ready()).isTrue();
+        assertThat(reconciler.snapshot().ready()).isTrue();
     }
 
     @Test
@@ -243,7 +271,7 @@ class ReconcileLoopTest {
         start(builder(counting(ReconcileResult.done())).owns(secrets));
         await().until(() -> counts().equals(Map.of("a", 1, "b", 1)));
 
-        secretApi.apply(secretOwnedBy("s1", "a", false)); // not the controller owner: ignored
+        secretApi.apply(secretOwnedBy("s1", "a", false)); // not the reconciler owner: ignored
         secretApi.apply(secretOwnedBy("s2", "b", true));
 
         await().until(() -> counts().equals(Map.of("a", 1, "b", 2)));
@@ -254,7 +282,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"), configMap("failing", "1"));
         FakeWatchApi<V1Secret> secretApi = new FakeWatchApi<>(SECRETS).listing(secretOwnedBy("s1", "a", true));
         Watcher<V1Secret> secrets = watch(secretApi, SECRETS);
-        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
             count(object);
             if (object.getMetadata().getName().equals("failing")) {
                 throw new IllegalStateException("boom");
@@ -263,14 +291,14 @@ class ReconcileLoopTest {
         }).owns(secrets).settings(ReconcilerSettings.defaults().withBackOffPolicy(
                 new JitteredExponentialBackOffPolicy(Duration.ofHours(1), 2.0, Duration.ofHours(1), 0.0))));
         await().until(() -> counts().equals(Map.of("a", 1, "failing", 1)));
-        assertThat(controller.failingKeys()).isEqualTo(1);
+        assertThat(reconciler.failingKeys()).isEqualTo(1);
 
         secretApi.relist(); // s1 was deleted while the watch was down
         await("the owner of the vanished secret is reconciled")
                 .until(() -> counts().equals(Map.of("a", 2, "failing", 1)));
 
         configMapApi.relist(configMap("a", "1")); // and so was the failing primary
-        await("the vanished primary's failure is forgotten").until(() -> controller.failingKeys() == 0);
+        await("the vanished primary's failure is forgotten").until(() -> reconciler.failingKeys() == 0);
         assertThat(counts()).containsEntry("failing", 1);
     }
 
@@ -307,19 +335,19 @@ class ReconcileLoopTest {
     @Test
     void aDeletedPrimaryIsNotReconciledAndItsFailureIsForgotten() {
         configMapApi.listing(configMap("a", "1"), configMap("marker", "1"));
-        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
             count(object);
             if (object.getMetadata().getName().equals("a")) {
                 throw new TerminalReconcileException("never");
             }
             return ReconcileResult.done();
         }));
-        await().until(() -> controller.snapshot().failingKeysTotal() == 1 && counts().size() == 2);
+        await().until(() -> reconciler.snapshot().failingKeysTotal() == 1 && counts().size() == 2);
 
         configMapApi.delete(configMap("a", "2"));
-        await().until(() -> controller.snapshot().failingKeysTotal() == 0);
-        controller.enqueue(new ObjectKey("default", "a"));
-        controller.enqueue(new ObjectKey("default", "marker"));
+        await().until(() -> reconciler.snapshot().failingKeysTotal() == 0);
+        reconciler.enqueue(new ObjectKey("default", "a"));
+        reconciler.enqueue(new ObjectKey("default", "marker"));
 
         await().until(() -> counts().get("marker") == 2);
         assertThat(counts()).containsEntry("a", 1);
@@ -329,18 +357,18 @@ class ReconcileLoopTest {
     void retryFailingNowRetriesAtOnce() {
         configMapApi.listing(configMap("a", "1"));
         AtomicInteger calls = new AtomicInteger();
-        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
             if (calls.incrementAndGet() == 1) {
                 throw new TerminalReconcileException("first time");
             }
             return ReconcileResult.done();
         }));
-        await().until(() -> controller.snapshot().failingKeysTotal() == 1);
+        await().until(() -> reconciler.snapshot().failingKeysTotal() == 1);
 
-        controller.retryFailingNow();
+        reconciler.retryFailingNow();
 
         await().until(() -> calls.get() == 2);
-        await().until(() -> controller.snapshot().failingKeysTotal() == 0);
+        await().until(() -> reconciler.snapshot().failingKeysTotal() == 0);
     }
 
     @Test
@@ -353,9 +381,9 @@ class ReconcileLoopTest {
             return ReconcileResult.done();
         }).observer(new ReconcileObserver() {
             @Override
-            public <R> R observe(String controller, ObjectKey key, java.util.concurrent.Callable<R> reconcile)
+            public <R> R observe(String reconciler, ObjectKey key, java.util.concurrent.Callable<R> reconcile)
                     throws Exception {
-                observed.add(controller + " " + key);
+                observed.add(reconciler + " " + key);
                 return reconcile.call();
             }
         }));
@@ -370,7 +398,7 @@ class ReconcileLoopTest {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
         AtomicInteger interrupted = new AtomicInteger();
-        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
             started.countDown();
             try {
                 never.await();
@@ -382,10 +410,10 @@ class ReconcileLoopTest {
         }).settings(ReconcilerSettings.defaults().withConcurrency(3)));
         assertThat(started.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
 
-        controller.close(Duration.ofMillis(50));
+        reconciler.close(Duration.ofMillis(50));
 
         assertThat(interrupted).hasValue(1);
-        assertThat(controller.isRunning()).isFalse();
+        assertThat(reconciler.isRunning()).isFalse();
         assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("watchkeeper-test-"));
     }
 
@@ -394,7 +422,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"));
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
-        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
             started.countDown();
             finish.await();
             count(object);
@@ -402,13 +430,13 @@ class ReconcileLoopTest {
         }));
         assertThat(started.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
 
-        Thread closer = new Thread(() -> controller.close(Duration.ofSeconds(5)));
+        Thread closer = new Thread(() -> reconciler.close(Duration.ofSeconds(5)));
         closer.start();
         finish.countDown();
         closer.join(5000);
 
         assertThat(counts()).containsEntry("a", 1);
-        assertThat(controller.isRunning()).isFalse();
+        assertThat(reconciler.isRunning()).isFalse();
     }
 
     @Test
@@ -417,7 +445,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"));
         List<String> reconciled = new CopyOnWriteArrayList<>();
         Instant t0 = time.clock().instant();
-        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
             reconciled.add(object.getMetadata().getResourceVersion() + " at "
                     + Duration.between(t0, time.clock().instant()).toMillis() + "ms");
             return ReconcileResult.done();
@@ -434,16 +462,16 @@ class ReconcileLoopTest {
             int expected = version - 1;
             await().until(() -> delivered.get() == expected);
         }
-        settle(controller, time);
+        settle(reconciler, time);
         assertThat(reconciled).as("nothing is due before the window ends").hasSize(1);
-        assertThat(controller.snapshot().scheduled()).isEqualTo(1);
+        assertThat(reconciler.snapshot().scheduled()).isEqualTo(1);
 
         time.advance(Duration.ofMillis(100));
-        settle(controller, time);
+        settle(reconciler, time);
 
         assertThat(reconciled).as("one reconcile, of the latest version, 1 s after the first event (kube-rs: after"
                 + " the last)").containsExactly("1 at 0ms", "11 at 1000ms");
-        assertThat(controller.snapshot().scheduled()).isZero();
+        assertThat(reconciler.snapshot().scheduled()).isZero();
     }
 
     @Test
@@ -452,7 +480,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "0"));
         List<Long> startedAt = new CopyOnWriteArrayList<>();
         Instant t0 = time.clock().instant();
-        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
             startedAt.add(Duration.between(t0, time.clock().instant()).toMillis());
             return ReconcileResult.done();
         }).timeSource(time).settings(ReconcilerSettings.defaults().withDebounce(Duration.ofSeconds(1))));
@@ -465,7 +493,7 @@ class ReconcileLoopTest {
             int expected = step;
             await().until(() -> delivered.get() == expected);
             time.advance(Duration.ofMillis(100));
-            settle(controller, time);
+            settle(reconciler, time);
         }
 
         assertThat(startedAt).as("kube-rs would wait for a pause that never comes; each window here runs from the"
@@ -478,7 +506,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"));
         List<Long> startedAt = new CopyOnWriteArrayList<>();
         Instant t0 = time.clock().instant();
-        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
             startedAt.add(Duration.between(t0, time.clock().instant()).toMillis());
             if (startedAt.size() == 1) {
                 return ReconcileResult.requeueAfter(Duration.ofMillis(200));
@@ -491,9 +519,9 @@ class ReconcileLoopTest {
         await().until(() -> startedAt.size() == 1);
 
         time.advance(Duration.ofMillis(200));
-        settle(controller, time);
+        settle(reconciler, time);
         time.advance(Duration.ofMillis(5)); // the first per-object backoff
-        settle(controller, time);
+        settle(reconciler, time);
 
         assertThat(startedAt).containsExactly(0L, 200L, 205L);
     }
@@ -503,21 +531,21 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"), configMap("b", "1"), configMap("c", "1"), configMap("d", "1"));
         CountDownLatch firstStarted = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ReconcileLoop<V1ConfigMap> controller = start(builder(firstWaitsFor(firstStarted, release))
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder(firstWaitsFor(firstStarted, release))
                 .settings(ReconcilerSettings.defaults().withShutdownDrain(true)));
         assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(controller.snapshot().queueDepth()).isEqualTo(3);
+        assertThat(reconciler.snapshot().queueDepth()).isEqualTo(3);
 
-        Thread closer = new Thread(() -> controller.close(Duration.ofSeconds(5)));
+        Thread closer = new Thread(() -> reconciler.close(Duration.ofSeconds(5)));
         closer.start();
-        await().until(() -> controller.queue().isShutdown());
+        await().until(() -> reconciler.queue().isShutDown());
         configMapApi.apply(configMap("e", "2")); // after the stop: not taken
         release.countDown();
         closer.join(5000);
 
         assertThat(closer.isAlive()).isFalse();
         assertThat(counts()).isEqualTo(Map.of("a", 1, "b", 1, "c", 1, "d", 1));
-        assertThat(controller.isRunning()).isFalse();
+        assertThat(reconciler.isRunning()).isFalse();
     }
 
     @Test
@@ -525,17 +553,17 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"), configMap("b", "1"), configMap("c", "1"), configMap("d", "1"));
         CountDownLatch firstStarted = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ReconcileLoop<V1ConfigMap> controller = start(builder(firstWaitsFor(firstStarted, release)));
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder(firstWaitsFor(firstStarted, release)));
         assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue();
 
-        Thread closer = new Thread(() -> controller.close(Duration.ofSeconds(5)));
+        Thread closer = new Thread(() -> reconciler.close(Duration.ofSeconds(5)));
         closer.start();
-        await().until(() -> controller.queue().isShutdown());
+        await().until(() -> reconciler.queue().isShutDown());
         release.countDown();
         closer.join(5000);
 
         assertThat(counts()).as("only the reconcile that was running").hasSize(1).containsValue(1);
-        assertThat(controller.isRunning()).isFalse();
+        assertThat(reconciler.isRunning()).isFalse();
     }
 
     @Test
@@ -543,7 +571,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"), configMap("b", "1"), configMap("c", "1"));
         CountDownLatch firstStarted = new CountDownLatch(1);
         AtomicInteger interrupted = new AtomicInteger();
-        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
             count(object);
             firstStarted.countDown();
             try {
@@ -556,10 +584,10 @@ class ReconcileLoopTest {
         }).settings(ReconcilerSettings.defaults().withShutdownDrain(true)));
         assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue();
 
-        controller.stop();
-        controller.suspend(); // the Lease is lost during the drain
+        reconciler.stop();
+        reconciler.suspend(); // the Lease is lost during the drain
 
-        assertThat(controller.awaitSuspended(Duration.ofSeconds(5))).isTrue();
+        assertThat(reconciler.awaitSuspended(Duration.ofSeconds(5))).isTrue();
         assertThat(interrupted).hasValue(1);
         assertThat(counts()).as("the queued keys were dropped, not drained").hasSize(1);
     }
@@ -569,7 +597,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"));
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
             started.countDown();
             while (true) {
                 try {
@@ -588,7 +616,7 @@ class ReconcileLoopTest {
         loopLog.addAppender(logged);
         try {
             long before = System.nanoTime();
-            controller.close(Duration.ofMillis(50));
+            reconciler.close(Duration.ofMillis(50));
             long took = System.nanoTime() - before;
 
             assertThat(Duration.ofNanos(took)).as("the grace, 1 s after the interrupt, and no more")
@@ -596,12 +624,12 @@ class ReconcileLoopTest {
             assertThat(logged.list).filteredOn(e -> e.getLevel() == Level.WARN)
                     .extracting(ILoggingEvent::getFormattedMessage).singleElement().asString()
                     .contains("reconciler test", "reconcile of default/a ignored its interrupt");
-            assertThat(controller.snapshot().stuckKeys()).containsExactly("default/a");
+            assertThat(reconciler.snapshot().stuckKeys()).containsExactly("default/a");
         } finally {
             loopLog.detachAppender(logged);
             release.countDown();
         }
-        await().until(() -> controller.snapshot().stuckKeys().isEmpty());
+        await().until(() -> reconciler.snapshot().stuckKeys().isEmpty());
     }
 
     @Test
@@ -613,7 +641,7 @@ class ReconcileLoopTest {
         Instant t0 = time.clock().instant();
         List<Long> retryStarts = new CopyOnWriteArrayList<>();
         AtomicInteger firstAttempts = new AtomicInteger();
-        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
             if (context.attempt() == 1) {
                 firstAttempts.incrementAndGet();
             } else {
@@ -625,13 +653,13 @@ class ReconcileLoopTest {
                         Duration.ofMillis(1), 0.0)) // 1 ms apart per object: only the bucket holds retries back
                 .withRateLimit(RateLimit.clientGo())));
         await().until(() -> firstAttempts.get() == keys);
-        settle(controller, time);
-        assertThat(controller.snapshot().rateLimit().delay()).as("visible while it delays work")
+        settle(reconciler, time);
+        assertThat(reconciler.snapshot().rateLimit().delay()).as("visible while it delays work")
                 .isEqualTo(Duration.ofMillis(20_100)); // 300 tokens taken of 100: a 301st waits 201 / 10 s
 
         for (int step = 0; step < 100; step++) { // 10 virtual seconds
             time.advance(Duration.ofMillis(100));
-            settle(controller, time);
+            settle(reconciler, time);
         }
 
         Map<Long, Long> perSecond = retryStarts.stream()
@@ -641,7 +669,7 @@ class ReconcileLoopTest {
             assertThat(perSecond.get(second)).as("second %d", second).isEqualTo(10);
         }
         assertThat(retryStarts).hasSize(200);
-        ReconcilerSnapshot.RateLimitState limit = controller.snapshot().rateLimit();
+        ReconcilerSnapshot.RateLimitState limit = reconciler.snapshot().rateLimit();
         assertThat(limit.qps()).isEqualTo(10.0);
         assertThat(limit.burst()).isEqualTo(100);
         assertThat(limit.limitedRetries()).isGreaterThan(keys);
@@ -651,9 +679,9 @@ class ReconcileLoopTest {
     @Test
     void withoutARateLimitTheSnapshotShowsNone() {
         configMapApi.listing(configMap("a", "1"));
-        ReconcileLoop<V1ConfigMap> controller = start(builder(counting(ReconcileResult.done())));
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder(counting(ReconcileResult.done())));
 
-        assertThat(controller.snapshot().rateLimit()).isNull();
+        assertThat(reconciler.snapshot().rateLimit()).isNull();
     }
 
     /** Fails every reconcile, without a stack trace for the logs. */
@@ -678,7 +706,7 @@ class ReconcileLoopTest {
         };
     }
 
-    /** Counts the primary events that reached listeners added before this one (the controller's). */
+    /** Counts the primary events that reached listeners added before this one (the reconciler's). */
     private static AtomicInteger deliveredEvents(Watcher<V1ConfigMap> watcher) {
         AtomicInteger delivered = new AtomicInteger();
         watcher.addListener(event -> {
@@ -690,9 +718,9 @@ class ReconcileLoopTest {
     }
 
     /** Waits until no reconcile runs and no queued key is due on {@code time}, so every due reconcile has run. */
-    private static void settle(ReconcileLoop<?> controller, ManualTime time) {
-        WorkQueue<ObjectKey> queue = controller.queue();
-        await().until(() -> queue.inFlight() == 0 && queue.depth() == 0 && controller.primary().store().list()
+    private static void settle(ReconcileLoop<?> reconciler, ManualTime time) {
+        ReconcileQueue queue = reconciler.queue();
+        await().until(() -> queue.inFlight() == 0 && queue.depth() == 0 && reconciler.primary().store().list()
                 .stream().map(ObjectKey::of).map(queue::dueAt)
                 .allMatch(due -> due == null || due.isAfter(time.clock().instant())));
     }
@@ -702,7 +730,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"));
         CountDownLatch started = new CountDownLatch(1);
         List<Integer> attempts = new CopyOnWriteArrayList<>();
-        ReconcileLoop<V1ConfigMap> controller = start(builder((object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
             attempts.add(context.attempt());
             if (attempts.size() == 1) {
                 started.countDown();
@@ -712,36 +740,36 @@ class ReconcileLoopTest {
         }));
         assertThat(started.await(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
 
-        controller.suspend();
-        assertThat(controller.awaitSuspended(Duration.ofSeconds(5))).isTrue();
+        reconciler.suspend();
+        assertThat(reconciler.awaitSuspended(Duration.ofSeconds(5))).isTrue();
 
         assertThat(outcomes).isEmpty();
-        assertThat(controller.counts().errors()).isZero();
-        assertThat(controller.counts().reconciles()).isZero();
-        assertThat(controller.failingKeys()).isZero();
-        assertThat(controller.snapshot().lastResult()).isNull();
-        assertThat(controller.queueDepth()).isEqualTo(1); // left for the next term, due now
+        assertThat(reconciler.counts().errors()).isZero();
+        assertThat(reconciler.counts().reconciles()).isZero();
+        assertThat(reconciler.failingKeys()).isZero();
+        assertThat(reconciler.snapshot().lastResult()).isNull();
+        assertThat(reconciler.queueDepth()).isEqualTo(1); // left for the next term, due now
 
-        controller.resume();
+        reconciler.resume();
         await().atMost(Duration.ofSeconds(5)).until(() -> outcomes.size() == 1);
         assertThat(attempts).containsExactly(1, 1);
         assertThat(outcomes.get(0).kind()).isEqualTo(ReconcileOutcome.Kind.DONE);
     }
 
-    private ReconcileLoop.Builder<V1ConfigMap> builder(ReconcileFunction<V1ConfigMap> reconciler) {
-        return ReconcileLoop.builder("test", configMaps, reconciler).listener(outcomes::add);
+    private ReconcileLoop.Builder<V1ConfigMap> builder(ReconcileFunction<V1ConfigMap> reconcile) {
+        return ReconcileLoop.builder("test", configMaps, reconcile).listener(outcomes::add);
     }
 
     private ReconcileLoop<V1ConfigMap> start(ReconcileLoop.Builder<V1ConfigMap> builder) {
-        ReconcileLoop<V1ConfigMap> controller = builder.build();
-        controllers.add(controller);
+        ReconcileLoop<V1ConfigMap> reconciler = builder.build();
+        reconcilers.add(reconciler);
         watchers.forEach(w -> {
             if (!w.isRunning()) {
                 w.start();
             }
         });
-        controller.start();
-        return controller;
+        reconciler.start();
+        return reconciler;
     }
 
     private <S extends KubernetesObject> Watcher<S> watch(FakeWatchApi<S> api, ResourceType<S> type) {

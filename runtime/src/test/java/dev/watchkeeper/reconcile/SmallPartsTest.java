@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.retry.backoff.BackOffContext;
 import org.springframework.retry.backoff.BackOffPolicy;
+import org.springframework.retry.backoff.FixedBackOffPolicy;
 
-/** The controller's small parts: per-object backoff, owner mapping, trigger filters, events, resync. */
+/** The reconciler's small parts: per-object backoff, owner mapping, trigger filters, events, resync. */
 @Timeout(10)
 class SmallPartsTest {
 
@@ -163,27 +164,38 @@ class SmallPartsTest {
     }
 
     @Test
+    void aBackoffPolicyOfOnesOwnIsDescribedByItselfWithoutNumbers() {
+        FixedBackOffPolicy policy = new FixedBackOffPolicy();
+
+        ReconcilerSnapshot.BackOff backOff = ReconcilerSnapshot.BackOff.of(policy);
+
+        assertThat(backOff.policy()).isEqualTo(policy.toString());
+        assertThat(backOff.initialInterval()).isNull();
+        assertThat(backOff.multiplier()).isNull();
+    }
+
+    @Test
     void periodicResyncReconcilesEveryObjectAgain() {
         ResourceType<V1ConfigMap> type = ResourceType.of(V1ConfigMap.class).withPlural("configmaps", true);
         Watcher<V1ConfigMap> watcher = Watcher.builder(new FakeWatchApi<>(type).listing(configMap("a", "1")), type)
                 .build();
         AtomicInteger reconciles = new AtomicInteger();
-        ReconcileLoop<V1ConfigMap> controller = ReconcileLoop.builder("resync", watcher, (object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = ReconcileLoop.builder("resync", watcher, (object, context) -> {
             reconciles.incrementAndGet();
             return ReconcileResult.done();
         }).settings(ReconcilerSettings.defaults().withResyncPeriod(Duration.ofMillis(20))).build();
         try {
             watcher.start();
-            controller.start();
+            reconciler.start();
 
             await().until(() -> reconciles.get() >= 3);
-            assertThat(controller.isRunning()).isTrue();
+            assertThat(reconciler.isRunning()).isTrue();
             assertThat(Thread.getAllStackTraces().keySet()).extracting(Thread::getName)
                     .as("resync runs through the queue, on no thread of its own").noneMatch(n -> n.endsWith("-resync"));
         } finally {
-            controller.close(Duration.ofSeconds(1));
+            reconciler.close(Duration.ofSeconds(1));
             watcher.close();
         }
-        assertThat(controller.isRunning()).isFalse();
+        assertThat(reconciler.isRunning()).isFalse();
     }
 }

@@ -135,35 +135,35 @@ class UserCodeErrorsTest {
     @ValueSource(strings = {"AssertionError", "StackOverflowError"})
     void aReconcilerThatThrowsANonFatalErrorIsRetriedWithItsBackoff(String error) {
         AtomicInteger attempts = new AtomicInteger();
-        ReconcileLoop<V1ConfigMap> controller = start((object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = start((object, context) -> {
             if (attempts.incrementAndGet() <= 2) {
                 throw error(error);
             }
             return ReconcileResult.done();
         });
 
-        await().until(() -> attempts.get() == 3 && controller.snapshot().failingKeysTotal() == 0);
-        assertThat(controller.snapshot().counts().errors()).isEqualTo(2);
-        assertThat(controller.snapshot().lastResult()).isEqualTo("done");
-        assertThat(controller.isReady()).isTrue();
-        assertThat(controller.isRunning()).isTrue();
+        await().until(() -> attempts.get() == 3 && reconciler.snapshot().failingKeysTotal() == 0);
+        assertThat(reconciler.snapshot().counts().errors()).isEqualTo(2);
+        assertThat(reconciler.snapshot().lastResult()).isEqualTo("done");
+        assertThat(reconciler.isReady()).isTrue();
+        assertThat(reconciler.isRunning()).isTrue();
         assertThat(uncaught).isEmpty();
     }
 
     @Test
     void aReconcilerThatThrowsAFatalErrorStopsAndNamesIt() {
         AtomicInteger reconciles = new AtomicInteger();
-        ReconcileLoop<V1ConfigMap> controller = start((object, context) -> {
+        ReconcileLoop<V1ConfigMap> reconciler = start((object, context) -> {
             reconciles.incrementAndGet();
             throw new OutOfMemoryError("simulated");
         });
 
-        await().until(() -> !controller.isRunning());
+        await().until(() -> !reconciler.isRunning());
         api.apply(configMap("a", "2"));
         await().until(() -> watcher.store().get(new ObjectKey("default", "a"))
                 .map(cm -> cm.getMetadata().getResourceVersion().equals("2")).orElse(false));
 
-        ReconcilerSnapshot snapshot = controller.snapshot();
+        ReconcilerSnapshot snapshot = reconciler.snapshot();
         assertThat(reconciles).as("no reconcile after the fatal error").hasValue(1);
         assertThat(snapshot.ready()).isFalse();
         assertThat(snapshot.lastResult()).isEqualTo("error");
@@ -173,14 +173,14 @@ class UserCodeErrorsTest {
         assertThat(watcher.snapshot().phase()).as("the watcher goes on").isEqualTo(WatcherPhase.WATCHING);
     }
 
-    private ReconcileLoop<V1ConfigMap> start(ReconcileFunction<V1ConfigMap> reconciler) {
+    private ReconcileLoop<V1ConfigMap> start(ReconcileFunction<V1ConfigMap> reconcile) {
         api.listing(configMap("a", "1"));
-        ReconcileLoop<V1ConfigMap> controller = ReconcileLoop.builder("test", watcher, reconciler)
+        ReconcileLoop<V1ConfigMap> reconciler = ReconcileLoop.builder("test", watcher, reconcile)
                 .threadFactory(threads).build();
-        closing.add(() -> controller.close(Duration.ofSeconds(1)));
+        closing.add(() -> reconciler.close(Duration.ofSeconds(1)));
         watcher.start();
-        controller.start();
-        return controller;
+        reconciler.start();
+        return reconciler;
     }
 
     private static WatchEventListener<V1ConfigMap> throwingOn(String poison, String error, List<String> heard) {

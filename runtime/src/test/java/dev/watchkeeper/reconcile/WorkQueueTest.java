@@ -294,6 +294,58 @@ class WorkQueueTest {
     }
 
     @Test
+    void aDueTimerEndsOneTakeWithNullAndIsClearedWhileTheQueueGoesOn() throws Exception {
+        queue.setTimer(time.clock().instant().plusSeconds(1));
+        queue.add("a");
+        assertThat(queue.take()).isEqualTo("a");
+        assertThat(queue.depth() + queue.delayed()).as("the timer is no queued key").isZero();
+
+        CompletableFuture<String> next = CompletableFuture.supplyAsync(this::takeQuietly, takers);
+        time.advance(Duration.ofSeconds(1));
+
+        assertThat(next).succeedsWithin(Duration.ofSeconds(2)).isNull();
+        assertThat(queue.isShutdown()).as("a timer, not a shutdown").isFalse();
+        assertThat(queue.timer()).isNull();
+        queue.add("b");
+        assertThat(queue.take()).isEqualTo("b");
+    }
+
+    @Test
+    void aTimerDueWhileKeysWaitEndsTheNextTakeBeforeThem() throws Exception {
+        queue.add("a");
+        queue.setTimer(time.clock().instant());
+
+        assertThat(queue.take()).as("a backlog does not hold the timer back").isNull();
+        assertThat(queue.take()).isEqualTo("a");
+    }
+
+    @Test
+    void settingATimerWakesATakerWaitingForALaterKeyOnTheRealClock() {
+        WorkQueue<String> real = new WorkQueue<>(TimeSource.system());
+        real.add("late", Duration.ofHours(1));
+        CompletableFuture<String> next = new CompletableFuture<>();
+        Thread taker = new Thread(() -> next.complete(takeQuietly(real)));
+        taker.start();
+        await().until(() -> taker.getState() == Thread.State.TIMED_WAITING); // for the hour
+
+        real.setTimer(TimeSource.system().clock().instant().plusMillis(20));
+
+        assertThat(next).succeedsWithin(Duration.ofSeconds(2)).isNull();
+        real.shutdown();
+    }
+
+    @Test
+    void aDrainClearsTheTimerAndAShutDownQueueSetsNone() {
+        queue.setTimer(time.clock().instant().plusSeconds(1));
+
+        queue.shutdownWithDrain();
+        assertThat(queue.timer()).isNull();
+        queue.setTimer(time.clock().instant());
+
+        assertThat(queue.timer()).isNull();
+    }
+
+    @Test
     void takeIsInterruptible() throws Exception {
         Thread taker = new Thread(this::takeQuietly);
         taker.start();
@@ -423,6 +475,10 @@ class WorkQueueTest {
     }
 
     private String takeQuietly() {
+        return takeQuietly(queue);
+    }
+
+    private static String takeQuietly(WorkQueue<String> queue) {
         try {
             return queue.take();
         } catch (InterruptedException e) {

@@ -158,7 +158,7 @@ class WatchkeeperRegistryTest {
     void startsWatchersThenControllersAndStopsEverything() {
         fakes.api(CONFIG_MAPS).listing(configMap("a", "1"));
         List<String> reconciled = new CopyOnWriteArrayList<>();
-        ReconcileLoop<V1ConfigMap> controller = registry.registerReconciler(new ReconcilerDeclaration<>("mirror",
+        ReconcileLoop<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("mirror",
                 WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
                 (object, context) -> {
                     reconciled.add(object.getMetadata().getName());
@@ -169,14 +169,14 @@ class WatchkeeperRegistryTest {
 
         await().until(() -> reconciled.equals(List.of("a")));
         assertThat(registry.isRunning()).isTrue();
-        assertThat(registry.reconciler("mirror")).containsSame(controller);
-        assertThat(controller.settings().concurrency()).isEqualTo(2);
+        assertThat(registry.reconciler("mirror")).containsSame(reconciler);
+        assertThat(reconciler.settings().concurrency()).isEqualTo(2);
 
         Watcher<V1Secret> late = registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()));
         assertThat(late.isRunning()).isTrue();
 
         registry.stop();
-        assertThat(controller.isRunning()).isFalse();
+        assertThat(reconciler.isRunning()).isFalse();
         assertThat(registry.watchers()).noneMatch(Watcher::isRunning);
         assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("watchkeeper-"));
     }
@@ -192,22 +192,22 @@ class WatchkeeperRegistryTest {
                     }
                 }, null, null, null), fakes);
 
-        ReconcileLoop<V1ConfigMap> controller = tuned.registerReconciler(new ReconcilerDeclaration<>("x",
+        ReconcileLoop<V1ConfigMap> reconciler = tuned.registerReconciler(new ReconcilerDeclaration<>("x",
                 WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
                 (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.GENERATION), null, "test"));
 
-        assertThat(controller.settings().concurrency()).isEqualTo(7);
-        assertThat(controller.settings().triggers()).containsExactly(Trigger.GENERATION);
+        assertThat(reconciler.settings().concurrency()).isEqualTo(7);
+        assertThat(reconciler.settings().triggers()).containsExactly(Trigger.GENERATION);
     }
 
     @Test
     void aDeclaredDebounceReachesTheReconcilersSettings() {
-        ReconcileLoop<V1ConfigMap> controller = registry.registerReconciler(new ReconcilerDeclaration<>("debounced",
+        ReconcileLoop<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("debounced",
                 WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
                 (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null, "test",
                 Duration.ofSeconds(2), List.of(), null));
 
-        assertThat(controller.settings().debounce()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(reconciler.settings().debounce()).isEqualTo(Duration.ofSeconds(2));
         assertThat(registry.registerReconciler(declaration("plain")).settings().debounce()).isZero();
     }
 

@@ -12,7 +12,7 @@ import java.util.List;
  * @param secondaryWatchers watchers of owned and other watched resources
  * @param ready             every store synced, so reconciles run
  * @param queueDepth        keys due now, waiting for a worker
- * @param scheduled         keys waiting for their due time (retries, requeues, periodic resyncs)
+ * @param scheduled         keys waiting for their due time (retries, requeues, debounced changes)
  * @param inFlight          reconciles running
  * @param concurrency       most reconciles at once
  * @param lastReconcileAt   when the latest reconcile finished
@@ -23,15 +23,17 @@ import java.util.List;
  * @param stuckKeys         keys whose reconcile ignored its interrupt at stop and still runs
  * @param rateLimit         the overall retry rate limit ({@code qps}, {@code burst}, {@code delay} a retry would
  *                          wait now, {@code limitedRetries}), or {@code null} when off
+ * @param backoff           the per-object backoff after an error ({@code policy}, and for the built-in one its
+ *                          {@code initialInterval}, {@code maxInterval}, {@code multiplier}, {@code jitter})
  */
 public record ReconcilerDescriptor(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
         int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
         List<ReconcilerSnapshot.FailingKey> failingKeys, int failingKeysTotal, ReconcilerSnapshot.Counts counts,
-        List<String> stuckKeys, ReconcilerSnapshot.RateLimitState rateLimit) {
+        List<String> stuckKeys, ReconcilerSnapshot.RateLimitState rateLimit, ReconcilerSnapshot.BackOff backoff) {
 
     static ReconcilerDescriptor of(ReconcilerSnapshot s) {
         return new ReconcilerDescriptor(s.name(), s.primaryWatcher(), s.secondaryWatchers(), s.ready(),
                 s.queueDepth(), s.scheduled(), s.inFlight(), s.concurrency(), s.lastReconcileAt(), s.lastResult(), s.failingKeys(),
-                s.failingKeysTotal(), s.counts(), s.stuckKeys(), s.rateLimit());
+                s.failingKeysTotal(), s.counts(), s.stuckKeys(), s.rateLimit(), s.backOff());
     }
 }

@@ -43,7 +43,7 @@ public class WatchkeeperEndpoint {
                 .map(watcher -> WatcherDescriptor.of(watcher.snapshot())).toList();
         List<ReconcilerDescriptor> reconcilers = registry.reconcilers().stream()
                 .sorted(Comparator.comparing(ReconcileLoop::name))
-                .map(controller -> ReconcilerDescriptor.of(controller.snapshot())).toList();
+                .map(reconciler -> ReconcilerDescriptor.of(reconciler.snapshot())).toList();
         return new WatchkeeperDescriptor(watchers, reconcilers, elector == null ? LeaderElectionDescriptor.DISABLED
                 : LeaderElectionDescriptor.of(elector.snapshot()));
     }
@@ -70,10 +70,10 @@ public class WatchkeeperEndpoint {
             watcher.get().retryNow();
             return new WebEndpointResponse<>(new RetryDescriptor(name, "watcher", "backoff reset; retrying now"));
         }
-        Optional<ReconcileLoop<?>> controller = registry.reconciler(name);
-        if (controller.isPresent()) {
-            int failing = controller.get().snapshot().failingKeysTotal();
-            controller.get().retryFailingNow();
+        Optional<ReconcileLoop<?>> reconciler = registry.reconciler(name);
+        if (reconciler.isPresent()) {
+            int failing = reconciler.get().snapshot().failingKeysTotal();
+            reconciler.get().retryFailingNow();
             return new WebEndpointResponse<>(
                     new RetryDescriptor(name, "reconciler", "retrying " + failing + " failing keys now"));
         }

@@ -111,16 +111,16 @@ public class WatchkeeperMetrics implements SmartLifecycle {
                 .tag("watcher", watcher).tag("type", type).register(meters);
     }
 
-    private void bind(ReconcileLoop<?> controller) {
-        String name = controller.name();
-        Gauge.builder("watchkeeper.reconcile.queue.depth", controller, ReconcileLoop::queueDepth)
+    private void bind(ReconcileLoop<?> reconciler) {
+        String name = reconciler.name();
+        Gauge.builder("watchkeeper.reconcile.queue.depth", reconciler, ReconcileLoop::queueDepth)
                 .description("Keys waiting to be reconciled").tag("reconciler", name).register(meters);
-        FunctionCounter.builder("watchkeeper.reconcile.retries", controller, c -> c.counts().retries())
+        FunctionCounter.builder("watchkeeper.reconcile.retries", reconciler, c -> c.counts().retries())
                 .description("Reconciles that retried an error").tag("reconciler", name).register(meters);
-        FunctionCounter.builder("watchkeeper.reconcile.cleanups", controller, c -> c.counts().cleanups())
+        FunctionCounter.builder("watchkeeper.reconcile.cleanups", reconciler, c -> c.counts().cleanups())
                 .description("Cleanups that succeeded and removed the reconciler's finalizer").tag("reconciler", name)
                 .register(meters);
-        Gauge.builder("watchkeeper.reconcile.failing.keys", controller, ReconcileLoop::failingKeys)
+        Gauge.builder("watchkeeper.reconcile.failing.keys", reconciler, ReconcileLoop::failingKeys)
                 .description("Keys whose latest reconcile failed").tag("reconciler", name).register(meters);
     }
 

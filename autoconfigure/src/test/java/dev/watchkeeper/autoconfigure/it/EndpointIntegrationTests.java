@@ -104,6 +104,12 @@ class EndpointIntegrationTests {
         assertThat(reconciler.get("primaryWatcher").getAsString()).isEqualTo(WATCHER);
         assertThat(reconciler.getAsJsonArray("stuckKeys")).as("no reconcile ignored an interrupt").isEmpty();
         assertThat(reconciler.get("rateLimit").isJsonNull()).as("no retry rate limit unless enabled").isTrue();
+        JsonObject backoff = reconciler.getAsJsonObject("backoff");
+        assertThat(backoff.get("policy").getAsString()).isEqualTo("exponential-jitter");
+        assertThat(backoff.get("initialInterval").getAsString()).as("client-go's per-item curve").isEqualTo("PT0.005S");
+        assertThat(backoff.get("maxInterval").getAsString()).isEqualTo("PT16M40S");
+        assertThat(backoff.get("multiplier").getAsDouble()).isEqualTo(2.0);
+        assertThat(backoff.get("jitter").getAsDouble()).isZero();
         await().atMost(Duration.ofSeconds(10)).until(() -> http.get("/actuator/watchkeeper/team").json()
                 .getAsJsonObject().getAsJsonObject("counts").get("reconciles").getAsInt() >= 1);
     }

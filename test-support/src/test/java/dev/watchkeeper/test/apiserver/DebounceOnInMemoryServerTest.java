@@ -40,7 +40,7 @@ class DebounceOnInMemoryServerTest extends InMemoryServerTest {
         WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(server.apiClient()));
         List<Reconciled> reconciled = new CopyOnWriteArrayList<>();
         try {
-            ReconcileLoop<V1ConfigMap> controller = registry.registerReconciler(new ReconcilerDeclaration<>("burst",
+            ReconcileLoop<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("burst",
                     WatcherDeclaration.of(V1ConfigMap.class).namespace("default"), List.of(), (configMap, context) -> {
                         reconciled.add(new Reconciled(configMap.getMetadata().getResourceVersion(),
                                 System.nanoTime()));
@@ -59,7 +59,7 @@ class DebounceOnInMemoryServerTest extends InMemoryServerTest {
             String last = current.getMetadata().getResourceVersion();
 
             await().atMost(Duration.ofSeconds(15)).until(() -> reconciled.size() >= 2);
-            await().atMost(Duration.ofSeconds(5)).until(() -> idle(controller, last));
+            await().atMost(Duration.ofSeconds(5)).until(() -> idle(reconciler, last));
 
             assertThat(reconciled).as("one reconcile for the burst").hasSize(2);
             assertThat(reconciled.get(1).resourceVersion()).isEqualTo(last);
@@ -71,10 +71,10 @@ class DebounceOnInMemoryServerTest extends InMemoryServerTest {
     }
 
     /** Nothing queued, scheduled or running, and the store holds the last version: no reconcile is left to come. */
-    private static boolean idle(ReconcileLoop<V1ConfigMap> controller, String lastVersion) {
-        ReconcilerSnapshot snapshot = controller.snapshot();
+    private static boolean idle(ReconcileLoop<V1ConfigMap> reconciler, String lastVersion) {
+        ReconcilerSnapshot snapshot = reconciler.snapshot();
         return snapshot.queueDepth() == 0 && snapshot.scheduled() == 0 && snapshot.inFlight() == 0
-                && controller.primary().store().get(new ObjectKey("default", "burst"))
+                && reconciler.primary().store().get(new ObjectKey("default", "burst"))
                         .map(object -> lastVersion.equals(object.getMetadata().getResourceVersion())).orElse(false);
     }
 }

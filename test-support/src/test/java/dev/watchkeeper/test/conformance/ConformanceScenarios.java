@@ -629,7 +629,7 @@ abstract class ConformanceScenarios {
         WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(server().apiClient()));
         List<String> reconciled = new CopyOnWriteArrayList<>();
         try {
-            ReconcileLoop<V1ConfigMap> controller = registry.registerReconciler(new ReconcilerDeclaration<>(
+            ReconcileLoop<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>(
                     "namespace-set", WatcherDeclaration.of(V1ConfigMap.class), List.of(), (configMap, context) -> {
                         reconciled.add(ObjectKey.of(configMap).toString());
                         return ReconcileResult.done();
@@ -647,7 +647,7 @@ abstract class ConformanceScenarios {
 
             assertThat(reconciled).containsExactlyInAnyOrder(set.get(0) + "/settings", set.get(1) + "/settings",
                     set.get(1) + "/late");
-            assertThat(controller.primary().members()).extracting(watcher -> watcher.scope().namespace())
+            assertThat(reconciler.primary().members()).extracting(watcher -> watcher.scope().namespace())
                     .containsExactlyElementsOf(set);
             assertThat(registry.watchers()).extracting(Watcher::name)
                     .containsExactly("configmaps@" + set.get(0), "configmaps@" + set.get(1));
