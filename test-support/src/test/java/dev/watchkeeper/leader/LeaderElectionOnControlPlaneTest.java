@@ -89,9 +89,10 @@ class LeaderElectionOnControlPlaneTest {
     @Test
     void aLeaseAnnotatedSinceTheLastRenewalIsStillReleased(KubeControlPlane plane, TestNamespace namespace)
             throws Exception {
+        String name = "annotated-leader"; // not the other test's Lease: the namespace is the class's
         VirtualTime time = new VirtualTime();
         time.pauseAt(Duration.ofSeconds(1));
-        LeaderElectionSettings settings = LeaderElectionSettings.of("app-leader", namespace.name(), "a");
+        LeaderElectionSettings settings = LeaderElectionSettings.of(name, namespace.name(), "a");
         LeaderElector a = LeaderElector.builder(plane.apiClient(), settings).timeSource(time).build();
         LeaderElector b = LeaderElector.builder(plane.apiClient(), settings.withIdentity("b")).timeSource(time).build();
         List<Instant> bAcquired = new CopyOnWriteArrayList<>();
@@ -103,14 +104,14 @@ class LeaderElectionOnControlPlaneTest {
             b.start();
             await().atMost(WAIT).until(() -> "a".equals(b.snapshot().holder()) && time.isPaused());
             CoordinationV1Api leases = new CoordinationV1Api(plane.apiClient());
-            V1Lease lease = leases.readNamespacedLease("app-leader", namespace.name()).execute();
+            V1Lease lease = leases.readNamespacedLease(name, namespace.name()).execute();
             lease.getMetadata().setAnnotations(Map.of("touched", "yes"));
-            leases.replaceNamespacedLease("app-leader", namespace.name(), lease).execute();
+            leases.replaceNamespacedLease(name, namespace.name(), lease).execute();
 
             a.close();
             Instant releasedAt = time.now();
 
-            lease = leases.readNamespacedLease("app-leader", namespace.name()).execute();
+            lease = leases.readNamespacedLease(name, namespace.name()).execute();
             assertThat(lease.getSpec().getHolderIdentity()).isNull();
             assertThat(lease.getMetadata().getAnnotations()).containsEntry("touched", "yes");
             time.resume();

@@ -172,8 +172,9 @@ class LeaseReleaseTest {
     private void annotate() throws ApiException {
         V1Lease lease = lease();
         Map<String, String> annotations = lease.getMetadata().getAnnotations();
-        String count = annotations == null ? null : annotations.get("touched");
-        lease.getMetadata().setAnnotations(Map.of("touched", String.valueOf(count == null ? 1 : Integer.parseInt(count) + 1)));
+        String touched = annotations == null ? null : annotations.get("touched");
+        int count = touched == null ? 1 : Integer.parseInt(touched) + 1;
+        lease.getMetadata().setAnnotations(Map.of("touched", String.valueOf(count)));
         leases.replaceNamespacedLease("app-leader", "default", lease).execute();
     }
 
