@@ -38,8 +38,9 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Lose</b> at once when the Lease names another holder, or when no renewal succeeded within
  *       {@code renewDeadline} of the start of the last successful one; listeners hear it before anything else
  *       happens, and before another replica can take the Lease.</li>
- *   <li><b>Close</b>: a leader tells its listeners it stops, then (with {@code releaseOnCancel}) clears the holder
- *       and sets a duration of 1 s, so a follower takes over within a retry period.</li>
+ *   <li><b>Close</b>: a leader tells its listeners it stops, then (with {@code releaseOnCancel}) reads the Lease
+ *       and, if it still names us, clears the holder and sets a duration of 1 s, so a follower takes over within a
+ *       retry period; a 409 (someone wrote the Lease since) is retried from a new read ({@link LeaseRelease}).</li>
  * </ul>
  */
 public final class LeaderElector implements AutoCloseable {
@@ -58,6 +59,7 @@ public final class LeaderElector implements AutoCloseable {
 
     private final LeaderElectionSettings settings;
     private final LeaseLock lock;
+    private final LeaseRelease leaseRelease;
     private final TimeSource time;
     private final ThreadFactory threadFactory;
     private final DoubleSupplier random;
@@ -78,6 +80,7 @@ public final class LeaderElector implements AutoCloseable {
         this.settings = builder.settings;
         this.lock = new LeaseLock(builder.apiClient, settings.leaseNamespace(), settings.leaseName());
         this.time = builder.time;
+        this.leaseRelease = new LeaseRelease(lock, settings.identity(), time, settings.retryPeriod());
         this.threadFactory = builder.threadFactory;
         this.random = builder.random;
         publish();
@@ -208,7 +211,7 @@ public final class LeaderElector implements AutoCloseable {
                 return Attempt.HOLDING;
             } catch (ApiException e) {
                 log.debug("leader election: renewing {} over the version we wrote failed ({}); reading it again",
-                        settings.lease(), describe(e));
+                        settings.lease(), LeaseLock.describe(e));
             }
         }
         try {
@@ -238,28 +241,38 @@ public final class LeaderElector implements AutoCloseable {
         } catch (ApiException e) {
             if (!failing && e.getCode() != 409) { // a conflict is someone else's write, not a failure
                 log.warn("leader election: {} cannot acquire or renew the Lease {}: {}; retrying",
-                        settings.identity(), settings.lease(), describe(e));
+                        settings.identity(), settings.lease(), LeaseLock.describe(e));
             } else {
-                log.debug("leader election: acquiring or renewing {} failed: {}", settings.lease(), describe(e));
+                log.debug("leader election: acquiring or renewing {} failed: {}", settings.lease(),
+                        LeaseLock.describe(e));
             }
             failing = e.getCode() != 409;
             return Attempt.FAILED;
         }
     }
 
-    /** Clears the holder (client-go's release), unless someone else wrote the Lease since we did. */
+    /**
+     * Clears the holder (client-go's release) when the Lease, read again, still names us; within the renew deadline,
+     * retried on conflict.
+     */
     private void release() {
-        if (observed == null || !holdsObserved()) {
-            return;
-        }
-        OffsetDateTime stamp = OffsetDateTime.ofInstant(now(), ZoneOffset.UTC);
-        try {
-            observe(lock.update(observed, new LeaseRecord(null, 1, stamp, stamp, observed.record().transitions()),
-                    settings.renewDeadline()), now());
-            log.info("leader election: {} released the Lease {}", settings.identity(), settings.lease());
-        } catch (ApiException e) {
-            log.warn("leader election: {} could not release the Lease {} ({}); others take it once it expires",
-                    settings.identity(), settings.lease(), describe(e));
+        LeaseRelease.Outcome outcome = leaseRelease.release(settings.renewDeadline());
+        if (outcome instanceof LeaseRelease.Released released) {
+            observe(released.lease(), now());
+            log.info("leader election: {} released the Lease {}{}", settings.identity(), settings.lease(),
+                    released.attempt() == 1 ? "" : " (attempt " + released.attempt() + ": it had been written since)");
+        } else if (outcome instanceof LeaseRelease.NotOurs notOurs) {
+            observed = notOurs.lease();
+            publish();
+            log.info("leader election: {} left the Lease {} as it is: {}", settings.identity(), settings.lease(),
+                    notOurs.lease().record().isHeld() ? "it is held by " + notOurs.lease().record().holder()
+                            : "nobody holds it");
+        } else if (outcome instanceof LeaseRelease.Gone) {
+            log.info("leader election: {} found no Lease {} to release: it was deleted", settings.identity(),
+                    settings.lease());
+        } else if (outcome instanceof LeaseRelease.Failed failed) {
+            log.warn("leader election: {} could not release the Lease {} after {} attempt(s) ({}); others take it "
+                    + "once it expires", settings.identity(), settings.lease(), failed.attempts(), failed.reason());
         }
     }
 
@@ -330,10 +343,6 @@ public final class LeaderElector implements AutoCloseable {
 
     private static String seconds(Duration duration) {
         return duration.toMillis() / 1000.0 + " s";
-    }
-
-    private static String describe(ApiException e) {
-        return e.getCode() == 0 ? String.valueOf(e.getMessage()) : "HTTP " + e.getCode();
     }
 
     /** Builds a {@link LeaderElector}; time and threads have defaults. */

@@ -66,6 +66,11 @@ final class LeaseLock {
                 callback -> api.replaceNamespacedLease(name, namespace, lease).executeAsync(callback)));
     }
 
+    /** A failed call for a log line: its HTTP status, or what went wrong before there was one. */
+    static String describe(ApiException e) {
+        return e.getCode() == 0 ? String.valueOf(e.getMessage()) : "HTTP " + e.getCode();
+    }
+
     private static Observed observed(V1Lease lease) {
         return new Observed(lease, LeaseRecord.of(lease.getSpec()));
     }

@@ -10,6 +10,7 @@ import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import dev.watchkeeper.test.controlplane.RealKubeApi;
+import dev.watchkeeper.test.VirtualTime;
 import dev.watchkeeper.test.controlplane.TestNamespace;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -17,15 +18,18 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
  * Replicas on one Lease of the real API server, handing over by release three times: the order of what happens
- * (acquired, reconciled, lost, the next one acquired …) is asserted, not its timing.
+ * (acquired, reconciled, lost, the next one acquired …) is asserted, not its timing; and a release after someone
+ * else wrote the Lease.
  */
 @RealKubeApi
 class LeaderElectionOnControlPlaneTest {
@@ -74,6 +78,50 @@ class LeaderElectionOnControlPlaneTest {
                 .execute();
         assertThat(lease.getSpec().getLeaseTransitions()).isEqualTo(3);
         assertThat(lease.getSpec().getHolderIdentity()).isNull(); // the last one released it
+    }
+
+    /**
+     * The release after someone else wrote the Lease since the leader's last renewal (an annotation): the real API
+     * server answers a write over the leader's last version 409, so the release must read the Lease first. Both
+     * electors run on one virtual clock, stopped while the leader closes: the follower takes over within one jittered
+     * retry period of it, not after the lease duration.
+     */
+    @Test
+    void aLeaseAnnotatedSinceTheLastRenewalIsStillReleased(KubeControlPlane plane, TestNamespace namespace)
+            throws Exception {
+        String name = "annotated-leader"; // not the other test's Lease: the namespace is the class's
+        VirtualTime time = new VirtualTime();
+        time.pauseAt(Duration.ofSeconds(1));
+        LeaderElectionSettings settings = LeaderElectionSettings.of(name, namespace.name(), "a");
+        LeaderElector a = LeaderElector.builder(plane.apiClient(), settings).timeSource(time).build();
+        LeaderElector b = LeaderElector.builder(plane.apiClient(), settings.withIdentity("b")).timeSource(time).build();
+        List<Instant> bAcquired = new CopyOnWriteArrayList<>();
+        b.addListener(new Transition(() -> bAcquired.add(time.now()), () -> { }));
+        try {
+            a.start();
+            time.awaitPaused(WAIT);
+            assertThat(a.isLeader()).isTrue();
+            b.start();
+            await().atMost(WAIT).until(() -> "a".equals(b.snapshot().holder()) && time.isPaused());
+            CoordinationV1Api leases = new CoordinationV1Api(plane.apiClient());
+            V1Lease lease = leases.readNamespacedLease(name, namespace.name()).execute();
+            lease.getMetadata().setAnnotations(Map.of("touched", "yes"));
+            leases.replaceNamespacedLease(name, namespace.name(), lease).execute();
+
+            a.close();
+            Instant releasedAt = time.now();
+
+            lease = leases.readNamespacedLease(name, namespace.name()).execute();
+            assertThat(lease.getSpec().getHolderIdentity()).isNull();
+            assertThat(lease.getMetadata().getAnnotations()).containsEntry("touched", "yes");
+            time.resume();
+            await().atMost(WAIT).until(b::isLeader);
+            assertThat(Duration.between(releasedAt, bAcquired.get(0)))
+                    .isLessThanOrEqualTo(settings.retryPeriod().multipliedBy(22).dividedBy(10));
+        } finally {
+            a.close();
+            b.close();
+        }
     }
 
     private WatchkeeperRegistry replica(KubeControlPlane plane, TestNamespace namespace, String name) {

@@ -200,6 +200,71 @@ class LeaderElectorTest {
         assertThat(lease().getSpec().getLeaseTransitions()).isEqualTo(1);
     }
 
+    /**
+     * Someone else writes the Lease after the leader's last renewal (an annotation), so the version the leader wrote
+     * last is stale: the release reads the Lease first and writes over what it read, and the follower still takes
+     * over within one jittered retry period instead of after the lease duration.
+     */
+    @Test
+    void aLeaseWrittenBySomeoneElseSinceTheLastRenewalIsStillReleasedOnClose() throws ApiException {
+        VirtualTime time = new VirtualTime();
+        time.pauseAt(Duration.ofSeconds(1));
+        LeaderElector a = started("a", time, new Recorder(time), true);
+        time.awaitPaused(WAIT);
+        Recorder follower = new Recorder(time);
+        LeaderElector b = started("b", time, follower, true);
+        await().atMost(WAIT).until(() -> "a".equals(b.snapshot().holder()) && time.isPaused());
+        V1Lease lease = lease();
+        lease.getMetadata().setAnnotations(Map.of("touched", "yes"));
+        new CoordinationV1Api(server.apiClient()).replaceNamespacedLease("app-leader", "default", lease).execute();
+        int before = server.requests("leases").size();
+
+        a.close();
+        Instant releasedAt = time.now();
+
+        assertThat(server.requests("leases").subList(before, server.requests("leases").size()))
+                .extracting(ServedRequest::method).containsExactly("GET", "PUT");
+        assertThat(lease().getSpec().getHolderIdentity()).isNull();
+        assertThat(lease().getSpec().getLeaseDurationSeconds()).isEqualTo(1);
+        assertThat(lease().getMetadata().getAnnotations()).containsEntry("touched", "yes");
+        assertThat(a.snapshot().holder()).isNull();
+        time.resume();
+        await().atMost(WAIT).until(b::isLeader);
+        assertThat(Duration.between(releasedAt, follower.at.get(0)))
+                .isLessThanOrEqualTo(RETRY.multipliedBy(22).dividedBy(10));
+        assertThat(lease().getSpec().getLeaseTransitions()).isEqualTo(1);
+    }
+
+    /**
+     * A leader whose clock stood still while another replica took the Lease closes: the release reads the Lease, sees
+     * the other holder and writes nothing.
+     */
+    @Test
+    void closingDoesNotClearALeaseAnotherReplicaTookMeanwhile() {
+        VirtualTime leaderTime = new VirtualTime();
+        VirtualTime followerTime = new VirtualTime();
+        leaderTime.pauseAt(Duration.ofSeconds(1));
+        followerTime.pauseAt(Duration.ofSeconds(1));
+        LeaderElector a = startedWithoutJitter("a", leaderTime, new Recorder(leaderTime));
+        leaderTime.awaitPaused(WAIT);
+        LeaderElector b = startedWithoutJitter("b", followerTime, new Recorder(followerTime));
+        followerTime.awaitPaused(WAIT);
+        runUntil(followerTime, Duration.ofSeconds(17)); // b takes the Lease at 16 s by its clock
+        assertThat(b.isLeader()).isTrue();
+        assertThat(a.isLeader()).isTrue(); // it has not renewed since
+        String version = lease().getMetadata().getResourceVersion();
+        int before = server.requests("leases").size();
+
+        a.close();
+
+        assertThat(server.requests("leases").subList(before, server.requests("leases").size()))
+                .extracting(ServedRequest::method).containsExactly("GET");
+        assertThat(lease().getMetadata().getResourceVersion()).isEqualTo(version);
+        assertThat(lease().getSpec().getHolderIdentity()).isEqualTo("b");
+        assertThat(a.snapshot().holder()).isEqualTo("b");
+        assertThat(b.isLeader()).isTrue();
+    }
+
     @Test
     void withoutReleaseAFollowerTakesOverWithinLeaseDurationPlusOneJitteredRetryPeriod() {
         VirtualTime time = new VirtualTime();
