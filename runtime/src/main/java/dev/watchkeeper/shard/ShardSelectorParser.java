@@ -8,7 +8,7 @@ import java.util.List;
  * Reads a {@code shardSelector} as kube-apiserver 1.37 does: it parses the text as a CEL expression, then walks the
  * tree, accepting only {@code shardRange} calls and {@code ||}. This parser knows the slice of CEL such a selector
  * can be written in (identifiers, selections, calls, {@code ||}, {@code &&}, parentheses, quoted strings without
- * escapes, integers and booleans), so that a well-formed selector, and the mistakes one is likely to make in it, get
+ * escapes, numbers, booleans and null), so that a well-formed selector, and the mistakes one is likely to make in it, get
  * the server's own messages; other text is refused as a syntax error whose wording differs from CEL's.
  */
 final class ShardSelectorParser {
@@ -213,7 +213,7 @@ final class ShardSelectorParser {
             return new Literal(string(c));
         }
         if (Character.isDigit(c)) {
-            return new Literal(integer());
+            return new Literal(number());
         }
         String name = identifier();
         if (peek('(')) {
@@ -222,6 +222,7 @@ final class ShardSelectorParser {
         return switch (name) {
             case "true" -> new Literal(Boolean.TRUE);
             case "false" -> new Literal(Boolean.FALSE);
+            case "null" -> new Literal(Literal.NULL);
             default -> new Ident(name);
         };
     }
@@ -268,16 +269,20 @@ final class ShardSelectorParser {
         return text.substring(start, position++);
     }
 
-    private Long integer() {
+    /** A CEL int ({@link Long}, decimal or {@code 0x} hex) or double ({@link Double}). */
+    private Object number() {
         int start = position;
-        while (position < text.length() && Character.isLetterOrDigit(text.charAt(position))) {
+        while (position < text.length() && (Character.isLetterOrDigit(text.charAt(position))
+                || text.charAt(position) == '.' && position + 1 < text.length()
+                && Character.isDigit(text.charAt(position + 1)))) {
             position++;
         }
         String digits = text.substring(start, position);
         try {
-            return digits.startsWith("0x") ? Long.parseLong(digits.substring(2), 16) : Long.parseLong(digits);
+            return digits.startsWith("0x") ? Long.parseLong(digits.substring(2), 16)
+                    : digits.contains(".") ? (Object) Double.parseDouble(digits) : (Object) Long.parseLong(digits);
         } catch (NumberFormatException e) {
-            throw syntaxError("invalid integer " + digits);
+            throw syntaxError("invalid number " + digits);
         }
     }
 
@@ -338,15 +343,24 @@ final class ShardSelectorParser {
         }
     }
 
-    /** A string, {@link Long} (CEL int) or {@link Boolean} constant. */
+    /** A string, {@link Long} (CEL int), {@link Double}, {@link Boolean} or {@link #NULL} constant. */
     private record Literal(Object value) implements Node {
+
+        static final Object NULL = new Object();
+
         public int kind() {
             return LITERAL_KIND;
         }
 
         /** The Go type the server's message names. */
         String goType() {
-            return value instanceof Long ? "int64" : "bool";
+            if (value instanceof Long) {
+                return "int64";
+            }
+            if (value instanceof Double) {
+                return "float64";
+            }
+            return value instanceof Boolean ? "bool" : "structpb.NullValue";
         }
     }
 }

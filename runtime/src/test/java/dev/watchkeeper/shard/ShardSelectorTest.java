@@ -94,6 +94,9 @@ class ShardSelectorTest {
                 Arguments.of(uid + "start, " + MID + ")",
                         "hexStart must be a string literal (e.g. '0xff'), got expression kind 3"),
                 Arguments.of(uid + "0, " + MID + ")", "hexStart must be a string literal, got int64"),
+                Arguments.of(uid + LOW + ", 1.5)", "hexEnd must be a string literal, got float64"),
+                Arguments.of(uid + LOW + ", true)", "hexEnd must be a string literal, got bool"),
+                Arguments.of(uid + LOW + ", null)", "hexEnd must be a string literal, got structpb.NullValue"),
                 Arguments.of(uid + LOW + ", '8000000000000000')",
                         "hexEnd must have '0x' prefix, got \"8000000000000000\""),
                 Arguments.of(uid + "'0x', " + MID + ")", "hexStart: hex value is required after '0x'"),
@@ -118,6 +121,13 @@ class ShardSelectorTest {
     void refusesAMalformedSelectorWithTheServersMessage(String selector, String message) {
         assertThatThrownBy(() -> ShardSelector.parse(selector)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(message);
+    }
+
+    @Test
+    void dropsTheTargetOfAReceiverStyleCallAsCelDoes() {
+        assertThat(ShardSelector.parse("object.metadata.namespace.shardRange(object.metadata.uid, " + LOW + ", " + MID
+                + ")").toString()).isEqualTo("shardRange(object.metadata.uid, '0x0000000000000000', "
+                + "'0x8000000000000000')");
     }
 
     @Test
