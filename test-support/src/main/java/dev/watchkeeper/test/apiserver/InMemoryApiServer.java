@@ -83,7 +83,7 @@ public final class InMemoryApiServer implements AutoCloseable {
                 new DiscoveryHandler(registry, r -> !faults.isHidden(r), () -> "127.0.0.1:" + port()),
                 new OpenApiHandler(registry, schemas, r -> !faults.isHidden(r)),
                 new ResourceHandler(operations, schemas, faults, builder.bookmarkInterval,
-                        builder.watchList, builder.withoutWatchCache));
+                        builder.watchList, builder.withoutWatchCache, builder.shardSelectors));
     }
 
     /**
@@ -558,6 +558,7 @@ public final class InMemoryApiServer implements AutoCloseable {
         private Duration bookmarkInterval = Duration.ofSeconds(1);
         private boolean watchList = true;
         private Set<String> withoutWatchCache = Set.of();
+        private boolean shardSelectors = true;
         private Clock outageClock = Clock.systemUTC();
 
         private Builder() {
@@ -612,6 +613,17 @@ public final class InMemoryApiServer implements AutoCloseable {
          */
         public Builder withoutWatchCache(String... resources) {
             this.withoutWatchCache = Set.of(resources);
+            return this;
+        }
+
+        /**
+         * Whether lists and watches honour {@code shardSelector} (default true, as kube-apiserver with the alpha
+         * ShardedListAndWatch feature gate on, though the gate is off by default there): only objects whose uid (or
+         * namespace) hash falls in the selected ranges are served, and a list carries
+         * {@code metadata.shardInfo.selector}. False ignores the parameter, as a server with the gate off does.
+         */
+        public Builder shardSelectors(boolean shardSelectors) {
+            this.shardSelectors = shardSelectors;
             return this;
         }
 

@@ -3,6 +3,7 @@ package dev.watchkeeper.test.apiserver;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import dev.watchkeeper.shard.ShardSelector;
 import dev.watchkeeper.store.LabelSelector;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,15 +26,17 @@ final class ResourceHandler {
     private final Duration bookmarkInterval;
     private final boolean watchList;
     private final Set<String> withoutWatchCache;
+    private final boolean shardSelectors;
 
     ResourceHandler(ApiOperations operations, ResourceSchemas schemas, Faults faults, Duration bookmarkInterval,
-                    boolean watchList, Set<String> withoutWatchCache) {
+                    boolean watchList, Set<String> withoutWatchCache, boolean shardSelectors) {
         this.operations = operations;
         this.schemas = schemas;
         this.faults = faults;
         this.bookmarkInterval = bookmarkInterval;
         this.watchList = watchList;
         this.withoutWatchCache = Set.copyOf(withoutWatchCache);
+        this.shardSelectors = shardSelectors;
     }
 
     void handle(HttpCall call, ResourcePath path) throws IOException {
@@ -140,6 +143,11 @@ final class ResourceHandler {
             if (page.remaining() != null) {
                 metadata.addProperty("remainingItemCount", page.remaining());
             }
+        }
+        if (filter.shard() != null) {
+            JsonObject shardInfo = new JsonObject();
+            shardInfo.addProperty("selector", filter.shard().toString());
+            metadata.add("shardInfo", shardInfo);
         }
         if (TableFormat.requested(call)) {
             call.respond(200, TableFormat.of(page.items(), metadata, Instant.now()));
@@ -257,7 +265,7 @@ final class ResourceHandler {
         return body.isBlank() ? new JsonObject() : Json.parseObject(body);
     }
 
-    private static WatchFilter filter(HttpCall call, ResourcePath path) {
+    private WatchFilter filter(HttpCall call, ResourcePath path) {
         LabelSelector labels;
         try {
             String selector = call.param("labelSelector");
@@ -265,7 +273,23 @@ final class ResourceHandler {
         } catch (IllegalArgumentException e) {
             throw new StatusException(StatusException.Reason.BAD_REQUEST, e.getMessage());
         }
-        return new WatchFilter(path.namespace(), labels, FieldSelector.parse(call.param("fieldSelector")));
+        return new WatchFilter(path.namespace(), labels, FieldSelector.parse(call.param("fieldSelector")),
+                shard(call.param("shardSelector")));
+    }
+
+    /**
+     * The shard a request selects, {@code null} for all: with the feature gate off, or an empty parameter, the real
+     * server ignores it; a malformed one fails the request as a plain error, so with a 500 and no reason.
+     */
+    private ShardSelector shard(String selector) {
+        if (!shardSelectors || selector == null || selector.isEmpty()) {
+            return null;
+        }
+        try {
+            return ShardSelector.parse(selector);
+        } catch (IllegalArgumentException e) {
+            throw Statuses.invalidShardSelector(e.getMessage());
+        }
     }
 
     private static JsonObject listBody(ApiResource resource, JsonObject metadata, List<JsonObject> items) {

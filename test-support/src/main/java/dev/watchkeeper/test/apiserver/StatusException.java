@@ -41,7 +41,9 @@ public final class StatusException extends RuntimeException {
         status.add("metadata", new JsonObject());
         status.addProperty("status", "Failure");
         status.addProperty("message", getMessage());
-        status.addProperty("reason", reason.wireName());
+        if (!reason.wireName().isEmpty()) {
+            status.addProperty("reason", reason.wireName());
+        }
         status.add("details", details.deepCopy());
         status.addProperty("code", reason.code());
         return status;
@@ -61,6 +63,8 @@ public final class StatusException extends RuntimeException {
         INVALID("Invalid", 422),
         TOO_MANY_REQUESTS("TooManyRequests", 429),
         INTERNAL_ERROR("InternalError", 500),
+        /** No reason: the server failed with a plain error, which it answers 500 without one. */
+        UNKNOWN("", 500),
         SERVICE_UNAVAILABLE("ServiceUnavailable", 503),
         TIMEOUT("Timeout", 504);
 
@@ -72,7 +76,7 @@ public final class StatusException extends RuntimeException {
             this.code = code;
         }
 
-        /** The value of {@code Status.reason}, e.g. {@code NotFound}. */
+        /** The value of {@code Status.reason}, e.g. {@code NotFound}; empty for {@link #UNKNOWN}, sent as no reason. */
         public String wireName() {
             return wireName;
         }

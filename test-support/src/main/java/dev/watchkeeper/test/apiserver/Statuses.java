@@ -112,6 +112,11 @@ final class Statuses {
         return new StatusException(StatusException.Reason.INTERNAL_ERROR, message);
     }
 
+    /** 500 without a reason: kube-apiserver's storage fails such a list or watch with a plain error. */
+    static StatusException invalidShardSelector(String problem) {
+        return new StatusException(StatusException.Reason.UNKNOWN, "invalid shard selector: " + problem);
+    }
+
     /** 422 for a field a write may not set, e.g. a new finalizer on an object being deleted. */
     static StatusException fieldForbidden(ApiResource resource, String name, String field, String detail) {
         String kind = resource.group().isEmpty() ? resource.kind() : resource.kind() + "." + resource.group();

@@ -15,6 +15,9 @@ import dev.watchkeeper.reconcile.ReconcileLoop;
 import dev.watchkeeper.reconcile.ReconcileOutcome;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.Trigger;
+import dev.watchkeeper.shard.HashRange;
+import dev.watchkeeper.shard.ShardRanges;
+import dev.watchkeeper.shard.UidHash;
 import dev.watchkeeper.registry.ReconcilerDeclaration;
 import dev.watchkeeper.registry.RegistryServices;
 import dev.watchkeeper.registry.WatcherDeclaration;
@@ -871,6 +874,168 @@ abstract class ConformanceScenarios {
                 .execute()).isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
     }
 
+    // ---------------------------------------------------------------- 10. shard selectors
+
+    @Test
+    void disjointShardSelectorsSplitAListByTheUidHashAndEachListEchoesItsSelector() throws Exception {
+        ApiClient client = server().withShardSelectors();
+        List<V1ConfigMap> created = createConfigMaps(client,
+                IntStream.range(0, 60).mapToObj(i -> configMap("shard-list-" + i, "shard-list")).toList());
+        List<ShardRanges> shards = List.of(ShardRanges.of(HashRange.share(0, 4), HashRange.share(2, 4)),
+                ShardRanges.of(HashRange.share(1, 4)), ShardRanges.of(HashRange.share(3, 4)));
+
+        Map<String, Integer> shardOfUid = new LinkedHashMap<>();
+        for (int shard = 0; shard < shards.size(); shard++) {
+            RawApi.Answer answer = new RawApi(client).get(configMapsPath(), Map.of("labelSelector",
+                    "scenario=shard-list", "shardSelector", shards.get(shard).selector()));
+
+            assertThat(answer.code()).isEqualTo(200);
+            assertThat(answer.body().getAsJsonObject("metadata").getAsJsonObject("shardInfo").get("selector")
+                    .getAsString()).isEqualTo(shards.get(shard).selector());
+            List<String> uids = uidsOf(answer.body());
+            assertThat(uids).as("shard %d", shard).isNotEmpty();
+            for (String uid : uids) {
+                assertThat(shardOfUid.put(uid, shard)).as("%s listed again in shard %d", uid, shard).isNull();
+            }
+        }
+
+        Map<String, Integer> expected = new LinkedHashMap<>();
+        for (V1ConfigMap configMap : created) {
+            String uid = configMap.getMetadata().getUid();
+            expected.put(uid, IntStream.range(0, shards.size())
+                    .filter(shard -> shards.get(shard).contains(UidHash.of(uid))).findFirst().orElseThrow());
+        }
+        assertThat(shardOfUid).isEqualTo(expected);
+    }
+
+    @Test
+    void aShardSelectorIsEchoedInTheServersOwnFormAndAnEmptyOneIsIgnored() throws Exception {
+        ApiClient client = server().withShardSelectors();
+        createConfigMaps(client, List.of(configMap("shard-echo-a", "shard-echo"), configMap("shard-echo-b",
+                "shard-echo")));
+        RawApi api = new RawApi(client);
+
+        RawApi.Answer loose = api.get(configMapsPath(), Map.of("labelSelector", "scenario=shard-echo",
+                "shardSelector", " (shardRange( object.metadata.uid,\"0x0000000000000000\" , '0x10000000000000000'))"));
+        RawApi.Answer empty = api.get(configMapsPath(), Map.of("labelSelector", "scenario=shard-echo",
+                "shardSelector", ""));
+
+        assertThat(loose.code()).isEqualTo(200);
+        assertThat(loose.body().getAsJsonObject("metadata").getAsJsonObject("shardInfo").get("selector").getAsString())
+                .isEqualTo(ShardRanges.all().selector());
+        assertThat(uidsOf(loose.body())).hasSize(2);
+        assertThat(empty.code()).isEqualTo(200);
+        assertThat(empty.body().getAsJsonObject("metadata").has("shardInfo")).isFalse();
+        assertThat(uidsOf(empty.body())).hasSize(2);
+    }
+
+    @Test
+    void aWatchWithAShardSelectorDeliversOnlyTheEventsOfObjectsInItsRange() throws Exception {
+        ApiClient client = server().withShardSelectors();
+        CoreV1Api core = new CoreV1Api(client);
+        ShardRanges lowerHalf = ShardRanges.of(HashRange.share(0, 2));
+        String version = core.listNamespacedConfigMap(namespace()).labelSelector("scenario=shard-watch").execute()
+                .getMetadata().getResourceVersion();
+        try (RawApi.Events events = new RawApi(client).watch(configMapsPath(), Map.of("labelSelector",
+                "scenario=shard-watch", "shardSelector", lowerHalf.selector(), "resourceVersion", version,
+                "timeoutSeconds", "120"))) {
+            assertThat(events.code()).isEqualTo(200);
+            List<V1ConfigMap> created = createConfigMaps(client,
+                    IntStream.range(0, 20).mapToObj(i -> configMap("shard-watch-" + i, "shard-watch")).toList());
+            List<String> expected = new ArrayList<>();
+            for (V1ConfigMap configMap : created) {
+                core.deleteNamespacedConfigMap(configMap.getMetadata().getName(), namespace()).execute();
+            }
+            // Objects are created until one falls in the range; its ADDED, last in the stream, closes what we read.
+            String last = null;
+            for (int i = 0; last == null; i++) {
+                V1ConfigMap sentinel = core.createNamespacedConfigMap(namespace(),
+                        configMap("shard-watch-last-" + i, "shard-watch")).execute();
+                if (lowerHalf.contains(UidHash.of(sentinel.getMetadata().getUid()))) {
+                    last = sentinel.getMetadata().getName();
+                }
+            }
+            List<String> inRange = created.stream().filter(c -> lowerHalf.contains(UidHash.of(c.getMetadata().getUid())))
+                    .map(c -> c.getMetadata().getName()).toList();
+            inRange.forEach(name -> expected.add("ADDED " + name));
+            inRange.forEach(name -> expected.add("DELETED " + name));
+            expected.add("ADDED " + last);
+
+            List<String> seen = new ArrayList<>();
+            while (!seen.contains("ADDED " + last)) {
+                JsonObject event = events.next();
+                assertThat(event).as("the watch ended after %s", seen).isNotNull();
+                JsonObject metadata = event.getAsJsonObject("object").getAsJsonObject("metadata");
+                assertThat(lowerHalf.contains(UidHash.of(metadata.get("uid").getAsString()))).isTrue();
+                seen.add(event.get("type").getAsString() + " " + metadata.get("name").getAsString());
+            }
+            assertThat(inRange).isNotEmpty();
+            assertThat(seen).containsExactlyInAnyOrderElementsOf(expected);
+        }
+    }
+
+    @Test
+    void aMalformedShardSelectorFailsListAndWatchWithA500NamingTheProblem() throws Exception {
+        RawApi api = new RawApi(server().withShardSelectors());
+        String low = "'0x0000000000000000'";
+        String high = "'0x8000000000000000'";
+        Map<String, String> messages = new LinkedHashMap<>();
+        messages.put("  ", "empty shard selector is not allowed; omit the parameter for unfiltered lists");
+        messages.put("shardRange(object.metadata.uid, '0x0', " + high + ")", "hexStart must be a 0x-prefixed "
+                + "16-digit hex value, got \"0x0\" (did you mean \"0x0000000000000000\"?)");
+        messages.put("shardRange(object.metadata.uid, " + low + ", '0x800000000000000A')",
+                "hexEnd: invalid hex character \"A\" in \"0x800000000000000A\"");
+        messages.put("shardRange(object.metadata.uid, " + high + ", " + low + ")",
+                "shard range start 0x8000000000000000 must be less than end 0x0000000000000000");
+        messages.put("shardRange(metadata.uid, " + low + ", " + high + ")", "unsupported field path "
+                + "\"metadata.uid\"; supported: object.metadata.uid, object.metadata.namespace");
+        messages.put("shardRange(object.metadata.uid, " + low + ", " + high + ") || shardRange("
+                + "object.metadata.namespace, " + low + ", " + high + ")", "all shard ranges must use the same field, "
+                + "got \"object.metadata.uid\" and \"object.metadata.namespace\"");
+        messages.put("shardRange(object.metadata.uid, " + low + ")", "shardRange() requires exactly 3 arguments, got 2");
+        messages.put("shardRange(object.metadata.uid, " + low + ", " + high + ") && shardRange(object.metadata.uid, "
+                + low + ")", "unsupported function \"_&&_\"; only shardRange() and || are allowed");
+        messages.put("hashRange(object.metadata.uid, " + low + ", " + high + ")",
+                "unsupported function \"hashRange\"; only shardRange() and || are allowed");
+        messages.put("shardRange(object.metadata.uid, 0, " + high + ")", "hexStart must be a string literal, got int64");
+
+        for (Map.Entry<String, String> malformed : messages.entrySet()) {
+            for (Map<String, String> watch : List.of(Map.<String, String>of(),
+                    Map.of("watch", "true", "timeoutSeconds", "5"))) {
+                Map<String, String> query = new java.util.HashMap<>(watch);
+                query.put("shardSelector", malformed.getKey());
+                RawApi.Answer answer = api.get(configMapsPath(), query);
+
+                assertThat(answer.code()).as(malformed.getKey()).isEqualTo(500);
+                assertThat(answer.body().get("code").getAsInt()).isEqualTo(500);
+                assertThat(answer.body().has("reason")).as(malformed.getKey()).isFalse();
+                assertThat(answer.body().get("message").getAsString()).as(malformed.getKey())
+                        .isEqualTo("invalid shard selector: " + malformed.getValue());
+            }
+        }
+        RawApi.Answer syntax = api.get(configMapsPath(), Map.of("shardSelector", "shardRange("));
+        assertThat(syntax.code()).isEqualTo(500);
+        assertThat(syntax.body().get("message").getAsString())
+                .startsWith("invalid shard selector: CEL parse error: Syntax error: ");
+    }
+
+    @Test
+    void withTheGateOffAShardSelectorIsIgnoredEvenWhenMalformed() throws Exception {
+        ApiClient client = server().withoutShardSelectors();
+        createConfigMaps(client, IntStream.range(0, 6).mapToObj(i -> configMap("shard-off-" + i, "shard-off"))
+                .toList());
+        RawApi api = new RawApi(client);
+
+        for (String selector : List.of(ShardRanges.of(HashRange.share(0, 2)).selector(), "shardRange(")) {
+            RawApi.Answer answer = api.get(configMapsPath(), Map.of("labelSelector", "scenario=shard-off",
+                    "shardSelector", selector));
+
+            assertThat(answer.code()).as(selector).isEqualTo(200);
+            assertThat(answer.body().getAsJsonObject("metadata").has("shardInfo")).isFalse();
+            assertThat(uidsOf(answer.body())).hasSize(6);
+        }
+    }
+
     // ---------------------------------------------------------------- helpers
 
     String namespace() {
@@ -931,19 +1096,37 @@ abstract class ConformanceScenarios {
     }
 
     void createConfigMaps(List<V1ConfigMap> configMaps) throws Exception {
-        CoreV1Api core = new CoreV1Api(server().apiClient());
+        createConfigMaps(server().apiClient(), configMaps);
+    }
+
+    /** Creates the config maps, eight at a time; returns them as the server stored them, in the order given. */
+    List<V1ConfigMap> createConfigMaps(ApiClient client, List<V1ConfigMap> configMaps) throws Exception {
+        CoreV1Api core = new CoreV1Api(client);
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             List<Future<V1ConfigMap>> created = new ArrayList<>();
             for (V1ConfigMap configMap : configMaps) {
                 created.add(pool.submit(() -> core.createNamespacedConfigMap(namespace(), configMap).execute()));
             }
+            List<V1ConfigMap> stored = new ArrayList<>();
             for (Future<V1ConfigMap> future : created) {
-                future.get();
+                stored.add(future.get());
             }
+            return stored;
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    private String configMapsPath() {
+        return "/api/v1/namespaces/" + namespace() + "/configmaps";
+    }
+
+    private static List<String> uidsOf(JsonObject list) {
+        List<String> uids = new ArrayList<>();
+        list.getAsJsonArray("items").forEach(item -> uids.add(item.getAsJsonObject().getAsJsonObject("metadata")
+                .get("uid").getAsString()));
+        return uids;
     }
 
     private void relabel(CoreV1Api core, String name, String tier) throws ApiException {

@@ -16,8 +16,14 @@ import io.kubernetes.client.openapi.models.V1RoleRef;
 
 import java.util.List;
 
-/** The real control plane as a {@link ServerUnderTest}: RBAC decides what the unprivileged user may do. */
+/**
+ * The real control plane as a {@link ServerUnderTest}: RBAC decides what the unprivileged user may do. The main
+ * server has the ShardedListAndWatch gate off (its default); a second one started with it on serves the shard
+ * scenarios, so that every other test of the JVM keeps the one shared server.
+ */
 record ControlPlaneServer(KubeControlPlane plane, TestNamespace testNamespace) implements ServerUnderTest {
+
+    private static final List<String> SHARD_SELECTORS = List.of("--feature-gates=ShardedListAndWatch=true");
 
     @Override
     public String name() {
@@ -63,7 +69,22 @@ record ControlPlaneServer(KubeControlPlane plane, TestNamespace testNamespace) i
 
     @Override
     public ApiClient withoutWatchList() {
-        ApiClient client = KubeControlPlane.shared(List.of("--feature-gates=WatchList=false")).apiClient();
+        return clientWithNamespace(List.of("--feature-gates=WatchList=false"));
+    }
+
+    @Override
+    public ApiClient withShardSelectors() {
+        return clientWithNamespace(SHARD_SELECTORS);
+    }
+
+    @Override
+    public ApiClient withoutShardSelectors() {
+        return apiClient();
+    }
+
+    /** A client of the control plane started with {@code apiServerFlags}, with {@link #namespace()} created there. */
+    private ApiClient clientWithNamespace(List<String> apiServerFlags) {
+        ApiClient client = KubeControlPlane.shared(apiServerFlags).apiClient();
         try {
             new CoreV1Api(client).createNamespace(new V1Namespace().metadata(new V1ObjectMeta().name(namespace())))
                     .execute();

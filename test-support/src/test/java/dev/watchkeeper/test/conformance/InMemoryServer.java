@@ -19,11 +19,15 @@ import java.util.stream.Stream;
 /** The in-memory API server as a {@link ServerUnderTest}: one server per test class. */
 final class InMemoryServer implements ServerUnderTest, AutoCloseable {
 
-    /** Without a watch cache for {@code podtemplates}, as the control plane is started. */
+    /**
+     * Without a watch cache for {@code podtemplates}, as the control plane is started; with shard selectors honoured
+     * (the builder's default), unlike the control plane's main server, which has that gate off.
+     */
     private final InMemoryApiServer server = InMemoryApiServer.builder().withoutWatchCache("podtemplates").build()
             .start();
     private final String namespace = "conformance";
     private InMemoryApiServer withoutWatchList;
+    private InMemoryApiServer withoutShardSelectors;
     private Path kubectlDir;
 
     InMemoryServer() {
@@ -84,6 +88,20 @@ final class InMemoryServer implements ServerUnderTest, AutoCloseable {
     }
 
     @Override
+    public ApiClient withShardSelectors() {
+        return server.apiClient();
+    }
+
+    @Override
+    public synchronized ApiClient withoutShardSelectors() {
+        if (withoutShardSelectors == null) {
+            withoutShardSelectors = InMemoryApiServer.builder().shardSelectors(false).build().start();
+            createNamespace(withoutShardSelectors);
+        }
+        return withoutShardSelectors.apiClient();
+    }
+
+    @Override
     public synchronized List<String> kubectl() {
         try {
             if (kubectlDir == null) {
@@ -102,6 +120,9 @@ final class InMemoryServer implements ServerUnderTest, AutoCloseable {
         server.close();
         if (withoutWatchList != null) {
             withoutWatchList.close();
+        }
+        if (withoutShardSelectors != null) {
+            withoutShardSelectors.close();
         }
         if (kubectlDir != null) {
             try (Stream<Path> files = Files.walk(kubectlDir)) {

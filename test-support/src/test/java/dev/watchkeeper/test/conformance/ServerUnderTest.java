@@ -33,6 +33,18 @@ interface ServerUnderTest {
      */
     ApiClient withoutWatchList();
 
+    /**
+     * A client of a server of this kind whose API server honours {@code shardSelector} (the ShardedListAndWatch
+     * feature gate on), with {@link #namespace()} created there.
+     */
+    ApiClient withShardSelectors();
+
+    /**
+     * A client of a server of this kind whose API server ignores {@code shardSelector} (the gate off, as by default),
+     * with {@link #namespace()} created there.
+     */
+    ApiClient withoutShardSelectors();
+
     /** The {@code kubectl} to drive this server with, and the kubeconfig it uses, as command-line prefix. */
     java.util.List<String> kubectl();
 }
