@@ -97,7 +97,7 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
     }
 
     /** The per-object curve; the reset timer and max elapsed time of watchers do not apply to it. */
-    private BackOffSettings reconcileBackOff(String reconcilerName, BackoffOverrides own) {
+    BackOffSettings reconcileBackOff(String reconcilerName, BackoffOverrides own) {
         WatchkeeperProperties.ReconcileBackoff global = properties.reconcile().backoff();
         BackoffOverrides o = own != null ? own : BackoffOverrides.NONE;
         PropertyLayers layers = layers("watchkeeper.reconcile.backoff", global, RECONCILERS, reconcilerName,
@@ -136,12 +136,13 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
     private void validate() {
         watchOptions(null);
         watcherBackOff(null);
-        reconciler(null, 1, null);
+        reconciler(null, ReconcilerSettings.DEFAULT_CONCURRENCY, null);
         properties.watchers().keySet().forEach(name -> {
             watchOptions(name);
             watcherBackOff(name);
         });
-        properties.reconcilers().keySet().forEach(name -> reconciler(name, 1, null));
+        properties.reconcilers().keySet().forEach(name -> reconciler(name, ReconcilerSettings.DEFAULT_CONCURRENCY,
+                null));
     }
 
     private static <V> V pick(V override, V fallback) {

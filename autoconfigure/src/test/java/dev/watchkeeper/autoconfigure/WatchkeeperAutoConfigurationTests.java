@@ -195,6 +195,25 @@ class WatchkeeperAutoConfigurationTests {
     }
 
     @Test
+    void aJitterAboveOneIsAcceptedAsClientGoAcceptsIt() {
+        runner.withUserConfiguration(Declared.class)
+                .withPropertyValues("watchkeeper.backoff.jitter=3", "watchkeeper.reconcile.backoff.jitter=3")
+                .run(context -> {
+                    PropertiesWatchkeeperSettings settings = (PropertiesWatchkeeperSettings) context
+                            .getBean(WatchkeeperSettings.class);
+                    assertThat(settings.watcherBackOff("cms").jitter()).isEqualTo(3.0);
+                    assertThat(settings.reconcileBackOff("gen", null).jitter()).isEqualTo(3.0);
+                });
+    }
+
+    @Test
+    void aNegativeJitterFailsStartUpNamingTheProperty() {
+        runner.withPropertyValues("watchkeeper.reconcile.backoff.jitter=-0.5").run(context -> assertThat(context)
+                .getFailure().rootCause().hasMessageContaining("watchkeeper.reconcile.backoff.jitter")
+                .hasMessageContaining("must not be negative"));
+    }
+
+    @Test
     void aNegativeIntervalFailsStartUpNamingTheProperty() {
         runner.withPropertyValues("watchkeeper.backoff.initial-interval=-1s").run(context -> assertThat(context)
                 .getFailure().rootCause().hasMessageContaining("watchkeeper.backoff.initial-interval")
