@@ -14,11 +14,11 @@ import org.springframework.retry.backoff.BackOffPolicy;
 
 /**
  * {@link WatchkeeperSettings} from {@code watchkeeper.*} properties: global values, overridden per watcher
- * ({@code watchkeeper.watchers.<name>.*}) and per reconciler ({@code watchkeeper.reconcilers.<name>.*}); a
- * per-reconciler {@code concurrency} or {@code debounce} also overrides the annotation's, and the annotation's
- * {@code debounce} overrides the global one. User {@link BackOffPolicy} beans, when given,
- * replace the property-built policies. The runtime's records check the values; a refused one fails with a
- * {@link WatchkeeperPropertyException} naming the property it came from ({@link PropertyLayers}).
+ * ({@code watchkeeper.watchers.<name>.*}) and per reconciler ({@code watchkeeper.reconcilers.<name>.*}); where the
+ * annotation sets a value too ({@code concurrency}, {@code debounce}), {@link ReconcilerOverrides} decides. User
+ * {@link BackOffPolicy} beans, when given, replace the property-built policies. The runtime's records check the
+ * values; a refused one fails with a {@link WatchkeeperPropertyException} naming the property it came from
+ * ({@link PropertyLayers}).
  */
 public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
 
@@ -26,6 +26,7 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
     private static final String RECONCILERS = "watchkeeper.reconcilers";
 
     private final WatchkeeperProperties properties;
+    private final ReconcilerOverrides overrides;
     private final BackOffPolicy watcherPolicy;
     private final BackOffPolicy reconcilePolicy;
 
@@ -36,6 +37,7 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
     public PropertiesWatchkeeperSettings(WatchkeeperProperties properties, BackOffPolicy watcherPolicy,
             BackOffPolicy reconcilePolicy) {
         this.properties = properties;
+        this.overrides = ReconcilerOverrides.of(properties.reconcilers());
         this.watcherPolicy = watcherPolicy;
         this.reconcilePolicy = reconcilePolicy;
         validate();
@@ -85,10 +87,10 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
             layers = layers.over(PropertyLayers.entry(RECONCILERS, reconcilerName), own);
         }
         ReconcilerSettings settings = layers.build(() -> ReconcilerSettings.defaults()
-                .withConcurrency(pick(o.concurrency(), annotationConcurrency))
+                .withConcurrency(overrides.concurrency(reconcilerName, annotationConcurrency))
                 .withShutdownGrace(global.shutdownGrace())
                 .withResyncPeriod(pick(o.resyncPeriod(), global.resyncPeriod()))
-                .withDebounce(pick(o.debounce(), pick(annotationDebounce, global.debounce())))
+                .withDebounce(overrides.debounce(reconcilerName, annotationDebounce, global.debounce()))
                 .withShutdownDrain(pick(o.shutdownDrain(), global.shutdownDrain())))
                 .withRateLimit(rateLimit(reconcilerName, o.rateLimit()));
         return reconcilePolicy != null
@@ -97,7 +99,7 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
     }
 
     /** The per-object curve; the reset timer and max elapsed time of watchers do not apply to it. */
-    private BackOffSettings reconcileBackOff(String reconcilerName, BackoffOverrides own) {
+    BackOffSettings reconcileBackOff(String reconcilerName, BackoffOverrides own) {
         WatchkeeperProperties.ReconcileBackoff global = properties.reconcile().backoff();
         BackoffOverrides o = own != null ? own : BackoffOverrides.NONE;
         PropertyLayers layers = layers("watchkeeper.reconcile.backoff", global, RECONCILERS, reconcilerName,
@@ -136,12 +138,13 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
     private void validate() {
         watchOptions(null);
         watcherBackOff(null);
-        reconciler(null, 1, null);
+        reconciler(null, ReconcilerSettings.DEFAULT_CONCURRENCY, null);
         properties.watchers().keySet().forEach(name -> {
             watchOptions(name);
             watcherBackOff(name);
         });
-        properties.reconcilers().keySet().forEach(name -> reconciler(name, 1, null));
+        properties.reconcilers().keySet().forEach(name -> reconciler(name, ReconcilerSettings.DEFAULT_CONCURRENCY,
+                null));
     }
 
     private static <V> V pick(V override, V fallback) {

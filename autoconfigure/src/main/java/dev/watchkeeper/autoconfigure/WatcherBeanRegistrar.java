@@ -1,8 +1,7 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.annotation.NamespaceOverrides;
 import dev.watchkeeper.annotation.ParsedReconciler;
-import dev.watchkeeper.annotation.ReconcilerParser;
+import dev.watchkeeper.annotation.ParsedReconcilers;
 import dev.watchkeeper.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import dev.watchkeeper.registry.WatcherDeclaration;
@@ -25,7 +24,6 @@ import org.springframework.context.EnvironmentAware;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
-import org.springframework.util.ClassUtils;
 
 /**
  * Makes every watcher a singleton bean before any bean is created, so it can be injected and shows in
@@ -38,7 +36,9 @@ import org.springframework.util.ClassUtils;
  * under several bean names. A {@code namespaces} set is one {@code Watcher} bean per namespace
  * ({@code <name>@<namespace>}) and one merged store bean {@code <name>}; a reconciler's namespace set is its
  * watchers' beans, one per namespace ({@code <plural>@<namespace>}). Being the first to read the properties, it
- * first fails start-up on a key under {@code watchkeeper.} that binds to nothing (a misspelt one).
+ * first fails start-up on a key under {@code watchkeeper.} that binds to nothing (a misspelt one). It keeps what it
+ * parsed of each {@code @Reconciler} ({@link #reconcilers()}), which the post-processor then reads instead of
+ * parsing again.
  *
  * <pre>{@code
  * @Bean
@@ -56,6 +56,8 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
     public static final String STORE_BEAN_PREFIX = "watchkeeper.store.";
 
     private Environment environment;
+    /** Made on first use, once the environment is set. */
+    private ParsedReconcilers reconcilers;
 
     @Override
     public void setEnvironment(Environment environment) {
@@ -74,7 +76,7 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
         for (PropertyWatcher declared : PropertyWatcher.declaredIn(environment)) {
             registerProperty(registry, beanFactory, declared);
         }
-        NamespaceOverrides namespaceOverrides = PropertyNamespaceOverrides.of(environment);
+        ParsedReconcilers reconcilers = reconcilers();
         for (String beanName : existing) {
             Class<?> type = typeOf(beanFactory, beanName);
             if (type == null) {
@@ -83,8 +85,7 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
             if (WatcherDeclaration.class.isAssignableFrom(type)) {
                 registerDefinition(registry, beanFactory, beanName);
             } else {
-                for (ParsedReconciler reconciler : ReconcilerParser.parse(ClassUtils.getUserClass(type), beanName,
-                        environment::resolvePlaceholders, namespaceOverrides)) {
+                for (ParsedReconciler reconciler : reconcilers.parse(beanName, type)) {
                     for (WatcherDeclaration<?> declaration : reconciler.watchers()) {
                         String name = declaration.effectiveName();
                         if (!registry.containsBeanDefinition(WATCHER_BEAN_PREFIX + name)) {
@@ -95,6 +96,18 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
                 }
             }
         }
+    }
+
+    /**
+     * The {@code @Reconciler} methods this registrar parsed, kept for the post-processor, so each is parsed once;
+     * they take their namespaces from the one binding of {@code watchkeeper.reconcilers} ({@link ReconcilerOverrides}).
+     */
+    public ParsedReconcilers reconcilers() {
+        if (reconcilers == null) {
+            reconcilers = new ParsedReconcilers(environment::resolvePlaceholders,
+                    ReconcilerOverrides.bind(environment));
+        }
+        return reconcilers;
     }
 
     @Override

@@ -120,8 +120,9 @@ public final class WatchkeeperAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    static ReconcilerAnnotationBeanPostProcessor reconcilerAnnotationBeanPostProcessor(Environment environment) {
-        return new ReconcilerAnnotationBeanPostProcessor(PropertyNamespaceOverrides.of(environment));
+    static ReconcilerAnnotationBeanPostProcessor reconcilerAnnotationBeanPostProcessor(
+            WatcherBeanRegistrar registrar) {
+        return new ReconcilerAnnotationBeanPostProcessor(registrar.reconcilers()); // what the registrar parsed
     }
 
     @Bean

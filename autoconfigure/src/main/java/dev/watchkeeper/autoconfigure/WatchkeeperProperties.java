@@ -1,7 +1,12 @@
 package dev.watchkeeper.autoconfigure;
 
+import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.leader.LeaderElectionSettings;
+import dev.watchkeeper.reconcile.RateLimit;
+import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.watch.InitialListStrategy;
 import dev.watchkeeper.watch.ListSemantics;
+import dev.watchkeeper.watch.WatchOptions;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -81,8 +86,10 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      *                        period instead of a lease duration
      */
     public record LeaderElection(@DefaultValue("false") boolean enabled, String leaseName, String leaseNamespace,
-            String identity, @DefaultValue("15s") Duration leaseDuration, @DefaultValue("10s") Duration renewDeadline,
-            @DefaultValue("2s") Duration retryPeriod, @DefaultValue("true") boolean releaseOnCancel) {
+            String identity, @DefaultValue(LeaderElectionSettings.DEFAULT_LEASE_DURATION) Duration leaseDuration,
+            @DefaultValue(LeaderElectionSettings.DEFAULT_RENEW_DEADLINE) Duration renewDeadline,
+            @DefaultValue(LeaderElectionSettings.DEFAULT_RETRY_PERIOD) Duration retryPeriod,
+            @DefaultValue(LeaderElectionSettings.DEFAULT_RELEASE_ON_CANCEL) boolean releaseOnCancel) {
     }
 
     /**
@@ -92,13 +99,17 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param initialInterval The first wait
      * @param maxInterval     The cap of the growing wait (jitter comes on top)
      * @param multiplier      Growth per consecutive failure
-     * @param jitter          Random extra fraction of the wait
+     * @param jitter          Random extra fraction of the wait; above 1 is allowed, as client-go's
+     *                        {@code wait.Jitter(d, maxFactor)} allows it (its leader election uses 1.2): the waits
+     *                        then spread over {@code [d, (1 + jitter)·d)}
      * @param resetAfter      Start over from the initial interval when the previous backoff is older than this
      * @param maxElapsedTime  Give up (watcher STOPPED, health DOWN) after failing this long; unset = never
      */
-    public record Backoff(@DefaultValue("800ms") Duration initialInterval, @DefaultValue("30s") Duration maxInterval,
-            @DefaultValue("2.0") double multiplier, @DefaultValue("1.0") double jitter,
-            @DefaultValue("2m") Duration resetAfter, Duration maxElapsedTime) {
+    public record Backoff(@DefaultValue(BackOffSettings.DEFAULT_INITIAL_INTERVAL) Duration initialInterval,
+            @DefaultValue(BackOffSettings.DEFAULT_MAX_INTERVAL) Duration maxInterval,
+            @DefaultValue(BackOffSettings.DEFAULT_MULTIPLIER) double multiplier,
+            @DefaultValue(BackOffSettings.DEFAULT_JITTER) double jitter,
+            @DefaultValue(BackOffSettings.DEFAULT_RESET_AFTER) Duration resetAfter, Duration maxElapsedTime) {
     }
 
     /**
@@ -116,10 +127,13 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      *                           initial events after this long
      * @param maxEventSize       A watch event longer than this breaks the watch instead of being read into memory
      */
-    public record Watch(@DefaultValue("500") int pageSize, @DefaultValue("290s") Duration timeout,
-            @DefaultValue("list-watch") InitialListStrategy initialList,
-            @DefaultValue("consistent") ListSemantics listSemantics, @DefaultValue("true") boolean stripManagedFields,
-            @DefaultValue("10s") Duration autoFallbackAfter, @DefaultValue("16MB") DataSize maxEventSize) {
+    public record Watch(@DefaultValue(WatchOptions.DEFAULT_PAGE_SIZE) int pageSize,
+            @DefaultValue(WatchOptions.DEFAULT_TIMEOUT) Duration timeout,
+            @DefaultValue(WatchOptions.DEFAULT_INITIAL_LIST) InitialListStrategy initialList,
+            @DefaultValue(WatchOptions.DEFAULT_LIST_SEMANTICS) ListSemantics listSemantics,
+            @DefaultValue(WatchOptions.DEFAULT_STRIP_MANAGED_FIELDS) boolean stripManagedFields,
+            @DefaultValue(WatchOptions.DEFAULT_AUTO_FALLBACK_AFTER) Duration autoFallbackAfter,
+            @DefaultValue(WatchOptions.DEFAULT_MAX_EVENT_SIZE) DataSize maxEventSize) {
     }
 
     /**
@@ -134,9 +148,12 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      *                      instead of dropping them; never when the Lease is lost
      * @param rateLimit     An overall limit on the rate of retries after errors, per reconciler
      */
-    public record Reconcile(@DefaultValue ReconcileBackoff backoff, @DefaultValue("30s") Duration shutdownGrace,
-            @DefaultValue("10h") Duration resyncPeriod, @DefaultValue("0s") Duration debounce,
-            @DefaultValue("false") boolean shutdownDrain, @DefaultValue ReconcileRateLimit rateLimit) {
+    public record Reconcile(@DefaultValue ReconcileBackoff backoff,
+            @DefaultValue(ReconcilerSettings.DEFAULT_SHUTDOWN_GRACE) Duration shutdownGrace,
+            @DefaultValue(ReconcilerSettings.DEFAULT_RESYNC_PERIOD) Duration resyncPeriod,
+            @DefaultValue(ReconcilerSettings.DEFAULT_DEBOUNCE) Duration debounce,
+            @DefaultValue(ReconcilerSettings.DEFAULT_SHUTDOWN_DRAIN) boolean shutdownDrain,
+            @DefaultValue ReconcileRateLimit rateLimit) {
     }
 
     /**
@@ -147,22 +164,25 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param qps     Tokens added per second, so retries per second once the burst is spent
      * @param burst   Tokens the bucket holds, so retries that may start at once
      */
-    public record ReconcileRateLimit(@DefaultValue("false") boolean enabled, @DefaultValue("10") double qps,
-            @DefaultValue("100") int burst) {
+    public record ReconcileRateLimit(@DefaultValue("false") boolean enabled,
+            @DefaultValue(RateLimit.DEFAULT_QPS) double qps, @DefaultValue(RateLimit.DEFAULT_BURST) int burst) {
     }
 
     /**
-     * Per-object backoff of reconcilers (client-go's per-item curve: 5 ms doubling to 1000 s, no jitter; reset on
-     * success).
+     * Per-object backoff of reconcilers (client-go's per-item curve by default, {@code ReconcilerSettings}'
+     * {@code DEFAULT_BACKOFF_*}; reset on success).
      *
      * @param initialInterval The first retry delay
      * @param maxInterval     The cap of the delay
      * @param multiplier      Growth per consecutive failure of one object
-     * @param jitter          Random extra fraction of the delay
+     * @param jitter          Random extra fraction of the delay: each is {@code d + rand·jitter·d}; above 1 is
+     *                        allowed, as in client-go
      */
-    public record ReconcileBackoff(@DefaultValue("5ms") Duration initialInterval,
-            @DefaultValue("1000s") Duration maxInterval, @DefaultValue("2.0") double multiplier,
-            @DefaultValue("0.0") double jitter) {
+    public record ReconcileBackoff(
+            @DefaultValue(ReconcilerSettings.DEFAULT_BACKOFF_INITIAL_INTERVAL) Duration initialInterval,
+            @DefaultValue(ReconcilerSettings.DEFAULT_BACKOFF_MAX_INTERVAL) Duration maxInterval,
+            @DefaultValue(ReconcilerSettings.DEFAULT_BACKOFF_MULTIPLIER) double multiplier,
+            @DefaultValue(ReconcilerSettings.DEFAULT_BACKOFF_JITTER) double jitter) {
     }
 
     /**

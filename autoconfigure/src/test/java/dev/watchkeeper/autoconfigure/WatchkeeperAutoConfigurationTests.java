@@ -15,6 +15,7 @@ import dev.watchkeeper.watch.WatchOptions;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
@@ -23,6 +24,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.retry.backoff.BackOffPolicy;
 import org.springframework.retry.backoff.FixedBackOffPolicy;
 import org.springframework.util.unit.DataSize;
@@ -192,6 +194,38 @@ class WatchkeeperAutoConfigurationTests {
             assertThat(settings.watchOptions("x")).isEqualTo(WatchOptions.defaults());
             assertThat(settings.reconciler("x", 1, null).resyncPeriod()).isEqualTo(Duration.ofHours(10));
         });
+    }
+
+    @Test
+    void aJitterAboveOneIsAcceptedAsClientGoAcceptsIt() {
+        runner.withUserConfiguration(Declared.class)
+                .withPropertyValues("watchkeeper.backoff.jitter=3", "watchkeeper.reconcile.backoff.jitter=3")
+                .run(context -> {
+                    PropertiesWatchkeeperSettings settings = (PropertiesWatchkeeperSettings) context
+                            .getBean(WatchkeeperSettings.class);
+                    assertThat(settings.watcherBackOff("cms").jitter()).isEqualTo(3.0);
+                    assertThat(settings.reconcileBackOff("gen", null).jitter()).isEqualTo(3.0);
+                });
+    }
+
+    @Test
+    void aNegativeJitterFailsStartUpNamingTheProperty() {
+        runner.withPropertyValues("watchkeeper.reconcile.backoff.jitter=-0.5").run(context -> assertThat(context)
+                .getFailure().rootCause().hasMessageContaining("watchkeeper.reconcile.backoff.jitter")
+                .hasMessageContaining("must not be negative"));
+    }
+
+    @Test
+    void theWatcherRegistrarAndThePostProcessorShareOneParseOfEachReconciler() {
+        CountingSource counting = new CountingSource();
+        runner.withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(counting))
+                .withBean("mirrors", Mirrors.class).run(context -> {
+                    assertThat(context.getBean(WatchkeeperRegistry.class).reconciler("mirror")).isPresent();
+                    assertThat(context).hasBean(WatcherBeanRegistrar.WATCHER_BEAN_PREFIX + "configmaps@all");
+                    int atStartUp = counting.reads;
+                    context.getEnvironment().resolvePlaceholders("${counted.name}"); // what one parse reads
+                    assertThat(atStartUp).isPositive().isEqualTo(counting.reads - atStartUp);
+                });
     }
 
     @Test
@@ -388,6 +422,29 @@ class WatchkeeperAutoConfigurationTests {
                 void reconcile(V1ConfigMap configMap) {
                 }
             };
+        }
+    }
+
+    static class Mirrors {
+        @Reconciler(name = "${counted.name}")
+        void reconcile(V1ConfigMap configMap) {
+        }
+    }
+
+    /** Counts the reads of {@code counted.name}. */
+    static final class CountingSource extends MapPropertySource {
+        int reads;
+
+        CountingSource() {
+            super("counting", Map.of("counted.name", "mirror"));
+        }
+
+        @Override
+        public Object getProperty(String name) {
+            if (name.equals("counted.name")) {
+                reads++;
+            }
+            return super.getProperty(name);
         }
     }
 

@@ -1,23 +1,31 @@
 package dev.watchkeeper.annotation;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
- * Namespaces configured for a reconciler outside its annotation, which replace the annotation's {@code namespace}
- * and {@code namespaces}; Spring Boot reads them from {@code watchkeeper.reconcilers.<name>.namespaces}.
+ * Which namespaces a reconciler runs in when they may be configured outside its annotation; Spring Boot's
+ * {@code watchkeeper.reconcilers.<name>.namespaces} replace the annotation's {@code namespace} and
+ * {@code namespaces}.
  *
  * <pre>{@code
- * NamespaceOverrides overrides = name -> name.equals("generator") ? List.of("team-a", "team-b") : List.of();
+ * NamespaceOverrides overrides = (name, annotated) -> name.equals("generator") ? List.of("team-a", "team-b")
+ *         : annotated.get();
  * }</pre>
  */
 @FunctionalInterface
 public interface NamespaceOverrides {
 
-    /** The namespaces of the reconciler {@code reconcilerName}; empty = as its annotation says. */
-    List<String> of(String reconcilerName);
+    /**
+     * The namespaces of the reconciler {@code reconcilerName}: none = all, one, or a set.
+     *
+     * @param annotated the namespaces its annotation names, resolved and checked when called (so attributes that
+     *                  are replaced are not read)
+     */
+    List<String> namespaces(String reconcilerName, Supplier<List<String>> annotated);
 
     /** No overrides: the annotations decide. */
     static NamespaceOverrides none() {
-        return reconcilerName -> List.of();
+        return (reconcilerName, annotated) -> annotated.get();
     }
 }

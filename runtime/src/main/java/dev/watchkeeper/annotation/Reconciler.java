@@ -1,5 +1,6 @@
 package dev.watchkeeper.annotation;
 
+import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.Trigger;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.annotation.Documented;
@@ -69,7 +70,7 @@ public @interface Reconciler {
     String[] mapper() default {};
 
     /** The most reconciles at once; properties may override it. */
-    int concurrency() default 1;
+    int concurrency() default ReconcilerSettings.DEFAULT_CONCURRENCY;
 
     /**
      * How long a key changed by a watch event waits before it is reconciled, counted from the first event of a burst,

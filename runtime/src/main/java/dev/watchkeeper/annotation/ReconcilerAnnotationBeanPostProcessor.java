@@ -28,10 +28,11 @@ import org.springframework.core.env.Environment;
 /**
  * Finds {@link Reconciler @Reconciler} methods on beans and registers a controller for each with the
  * {@link WatchkeeperRegistry} bean (modelled on {@code ScheduledAnnotationBeanPostProcessor}). Methods are parsed
- * and checked by {@link ReconcilerParser} as each bean is initialized, so a wrong signature fails start-up naming
- * the bean and method; placeholders are resolved from the {@link Environment}, and namespaces configured per
- * reconciler ({@link NamespaceOverrides}) replace the annotation's; declarations are registered once all singletons
- * exist, so mapper and filter beans can be looked up. Declare it as a {@code static @Bean}:
+ * and checked by {@link ReconcilerParser}, so a wrong signature fails start-up naming the bean and method: as each
+ * bean is initialized, unless the {@link ParsedReconcilers} it is given parsed the bean earlier (Spring Boot's
+ * watcher registrar does, and decides the namespaces configured per reconciler); placeholders are resolved from the
+ * {@link Environment}; declarations are registered once all singletons exist, so mapper and filter beans can be
+ * looked up. Declare it as a {@code static @Bean}:
  *
  * <pre>{@code
  * @Bean
@@ -48,19 +49,22 @@ public class ReconcilerAnnotationBeanPostProcessor
     }
 
     private final List<Found> pending = new ArrayList<>();
-    private final NamespaceOverrides namespaceOverrides;
+    /** Given, or made from the environment once it is set. */
+    private ParsedReconcilers reconcilers;
     private ListableBeanFactory beanFactory;
     private Environment environment;
     private boolean singletonsReady;
 
-    /** Reconcilers in the namespaces their annotations name. */
+    /** Reconcilers in the namespaces their annotations name, each bean's methods parsed when it is initialized. */
     public ReconcilerAnnotationBeanPostProcessor() {
-        this(NamespaceOverrides.none());
     }
 
-    /** Reconcilers whose configured namespaces, when there are any, replace their annotations'. */
-    public ReconcilerAnnotationBeanPostProcessor(NamespaceOverrides namespaceOverrides) {
-        this.namespaceOverrides = Objects.requireNonNull(namespaceOverrides, "namespaceOverrides");
+    /**
+     * Reconcilers as {@code reconcilers} parsed them, or parses, for beans an earlier phase (the watcher registrar)
+     * did not parse.
+     */
+    public ReconcilerAnnotationBeanPostProcessor(ParsedReconcilers reconcilers) {
+        this.reconcilers = Objects.requireNonNull(reconcilers, "reconcilers");
     }
 
     @Override
@@ -74,6 +78,9 @@ public class ReconcilerAnnotationBeanPostProcessor
     @Override
     public void setEnvironment(Environment environment) {
         this.environment = environment;
+        if (reconcilers == null) {
+            reconcilers = new ParsedReconcilers(environment::resolvePlaceholders, NamespaceOverrides.none());
+        }
     }
 
     @Override
@@ -84,8 +91,7 @@ public class ReconcilerAnnotationBeanPostProcessor
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) throws BeansException {
         List<Found> found = new ArrayList<>();
-        for (ParsedReconciler parsed : ReconcilerParser.parse(AopUtils.getTargetClass(bean), beanName,
-                environment::resolvePlaceholders, namespaceOverrides)) {
+        for (ParsedReconciler parsed : reconcilers.take(beanName, AopUtils.getTargetClass(bean))) {
             Method invocable = AopUtils.selectInvocableMethod(parsed.method(), bean.getClass());
             ParsedReconciler.Finalization finalization = parsed.finalization();
             ReconcilerMethod cleanup = finalization == null ? null : new ReconcilerMethod(bean,

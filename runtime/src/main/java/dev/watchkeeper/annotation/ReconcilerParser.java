@@ -21,9 +21,9 @@ import org.springframework.format.datetime.standard.DurationFormatterUtils;
 /**
  * The one parser of {@link Reconciler @Reconciler} (and of the {@link Cleanup @Cleanup} methods that go with a
  * finalizer): checks each method's signature and resolves its attributes (placeholders through the given resolver,
- * the resource types, the watchers' scopes). The watcher registrar calls
- * it with the bean's class before any bean exists, the post-processor with the bean's target class: both get the
- * same declarations, and both fail start-up with the same message for a wrong method.
+ * the resource types, the watchers' scopes). {@link ParsedReconcilers} calls it once per bean, so the watcher
+ * registrar (before any bean exists) and the post-processor share one result, and a wrong method fails start-up
+ * with one message.
  *
  * <pre>{@code
  * List<ParsedReconciler> reconcilers = ReconcilerParser.parse(MirrorConfig.class, "mirrorConfig",
@@ -46,7 +46,7 @@ public final class ReconcilerParser {
      *
      * @param beanName the bean's name, for default names and messages
      * @param resolver   resolves {@code ${…}} placeholders in attributes (an unresolved one is an error)
-     * @param overrides  namespaces configured by reconciler name, which replace the annotation's
+     * @param overrides  decides each reconciler's namespaces, given its annotation's
      * @throws IllegalStateException naming bean, method and what is wrong
      */
     public static List<ParsedReconciler> parse(Class<?> type, String beanName, UnaryOperator<String> resolver,
@@ -68,7 +68,7 @@ public final class ReconcilerParser {
         Class<? extends KubernetesObject> primaryType = primaryType(beanName, method);
         try {
             String name = name(beanName, method, annotation, resolver);
-            List<String> namespaces = namespaces(name, annotation, resolver, overrides);
+            List<String> namespaces = List.copyOf(overrides.namespaces(name, () -> namespaces(annotation, resolver)));
             String namespace = namespaces.size() == 1 ? namespaces.get(0) : null;
             namespaces = namespaces.size() > 1 ? namespaces : List.of();
             String labelSelector = joinSelectors(AnnotatedMethods.resolve(resolver, annotation.labelSelector()),
@@ -106,15 +106,10 @@ public final class ReconcilerParser {
     }
 
     /**
-     * The configured namespaces if any, else the annotation's {@code namespaces} (entries split at commas) or its
-     * {@code namespace}: none = all, one, or a set.
+     * The annotation's {@code namespaces} (entries split at commas) or its {@code namespace}: none = all, one, or a
+     * set.
      */
-    private static List<String> namespaces(String name, Reconciler annotation, UnaryOperator<String> resolver,
-            NamespaceOverrides overrides) {
-        List<String> configured = overrides.of(name);
-        if (!configured.isEmpty()) {
-            return List.copyOf(configured);
-        }
+    private static List<String> namespaces(Reconciler annotation, UnaryOperator<String> resolver) {
         String namespace = AnnotatedMethods.resolve(resolver, annotation.namespace());
         Set<String> namespaces = new LinkedHashSet<>();
         for (String entry : annotation.namespaces()) {

@@ -3,6 +3,7 @@ package dev.watchkeeper.leader;
 import dev.watchkeeper.settings.InvalidSettingException;
 import java.time.Duration;
 import java.util.Objects;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
 
 /**
  * Which Lease a {@link LeaderElector} competes for, as whom, and its timing (client-go's numbers by default).
@@ -19,17 +20,25 @@ import java.util.Objects;
  * @param leaseNamespace its namespace
  * @param identity       who we are in {@code spec.holderIdentity}; unique per replica
  * @param leaseDuration  how long others wait after they last saw the Lease change before they take it; whole
- *                       seconds (the Lease counts in seconds); default 15 s
- * @param renewDeadline  how long the leader keeps trying to renew before it stops leading; default 10 s
+ *                       seconds (the Lease counts in seconds); default {@value #DEFAULT_LEASE_DURATION}
+ * @param renewDeadline  how long the leader keeps trying to renew before it stops leading; default
+ *                       {@value #DEFAULT_RENEW_DEADLINE}
  * @param retryPeriod    how often the leader renews and others try to acquire (the latter jittered by up to 1.2×);
- *                       default 2 s
- * @param releaseOnCancel whether a leader that stops clears the Lease, so another takes over within a retry period
+ *                       default {@value #DEFAULT_RETRY_PERIOD}
+ * @param releaseOnCancel whether a leader that stops clears the Lease, so another takes over within a retry period;
+ *                       default {@value #DEFAULT_RELEASE_ON_CANCEL}
  */
 public record LeaderElectionSettings(String leaseName, String leaseNamespace, String identity,
         Duration leaseDuration, Duration renewDeadline, Duration retryPeriod, boolean releaseOnCancel) {
 
     /** client-go's factor: a follower waits {@code retryPeriod × (1 + r·1.2)} between attempts. */
     public static final double JITTER_FACTOR = 1.2;
+
+    /** client-go's timing, written as Spring Boot binds it, so the Boot layer's property defaults are these. */
+    public static final String DEFAULT_LEASE_DURATION = "15s";
+    public static final String DEFAULT_RENEW_DEADLINE = "10s";
+    public static final String DEFAULT_RETRY_PERIOD = "2s";
+    public static final String DEFAULT_RELEASE_ON_CANCEL = "true";
 
     public LeaderElectionSettings {
         requireText("leaseName", leaseName);
@@ -54,10 +63,13 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
         }
     }
 
-    /** client-go's timing (15 s, 10 s, 2 s), releasing on cancel. */
+    /** client-go's timing and releasing on cancel, the {@code DEFAULT_*} constants. */
     public static LeaderElectionSettings of(String leaseName, String leaseNamespace, String identity) {
-        return new LeaderElectionSettings(leaseName, leaseNamespace, identity, Duration.ofSeconds(15),
-                Duration.ofSeconds(10), Duration.ofSeconds(2), true);
+        return new LeaderElectionSettings(leaseName, leaseNamespace, identity,
+                DurationFormatterUtils.detectAndParse(DEFAULT_LEASE_DURATION),
+                DurationFormatterUtils.detectAndParse(DEFAULT_RENEW_DEADLINE),
+                DurationFormatterUtils.detectAndParse(DEFAULT_RETRY_PERIOD),
+                Boolean.parseBoolean(DEFAULT_RELEASE_ON_CANCEL));
     }
 
     public LeaderElectionSettings withTiming(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {

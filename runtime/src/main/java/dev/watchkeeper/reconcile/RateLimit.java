@@ -18,6 +18,12 @@ import dev.watchkeeper.settings.InvalidSettingException;
  */
 public record RateLimit(double qps, int burst) {
 
+    /** client-go's {@code DefaultControllerRateLimiter}: tokens per second. */
+    public static final String DEFAULT_QPS = "10";
+
+    /** client-go's {@code DefaultControllerRateLimiter}: tokens the bucket holds. */
+    public static final String DEFAULT_BURST = "100";
+
     public RateLimit {
         if (!(qps > 0) || Double.isInfinite(qps)) {
             throw new InvalidSettingException("qps", qps, "must be a positive number");
@@ -27,8 +33,8 @@ public record RateLimit(double qps, int burst) {
         }
     }
 
-    /** client-go's numbers: 10 per second, burst 100. */
+    /** client-go's numbers: {@value #DEFAULT_QPS} per second, burst {@value #DEFAULT_BURST}. */
     public static RateLimit clientGo() {
-        return new RateLimit(10, 100);
+        return new RateLimit(Double.parseDouble(DEFAULT_QPS), Integer.parseInt(DEFAULT_BURST));
     }
 }

@@ -7,10 +7,12 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Objects;
 import java.util.Set;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.retry.backoff.BackOffPolicy;
 
 /**
- * How a controller runs.
+ * How a controller runs. The defaults are the {@code DEFAULT_*} constants, written as Spring Boot binds them
+ * ({@code 30s}), so the Boot layer declares its property defaults with them and the two cannot differ.
  *
  * <pre>{@code
  * ReconcilerSettings settings = ReconcilerSettings.defaults()
@@ -18,19 +20,20 @@ import org.springframework.retry.backoff.BackOffPolicy;
  *         .withTriggers(Trigger.GENERATION);
  * }</pre>
  *
- * @param concurrency   the most reconciles at once (≥ 1)
+ * @param concurrency   the most reconciles at once (≥ 1); default {@value #DEFAULT_CONCURRENCY}
  * @param backOffPolicy per-object error backoff; must be a {@code SleepingBackOffPolicy} (its delays are scheduled,
- *                      not slept); default client-go's per-item curve, 5 ms × 2ⁿ capped at 1000 s, no jitter
- * @param shutdownGrace how long {@code close} waits for running reconciles before interrupting them; default 30 s
- * @param resyncPeriod  how often every primary object is reconciled anyway (±10 % jitter); default 10 h,
- *                      {@link Duration#ZERO} = never
+ *                      not slept); default client-go's per-item curve, {@link #defaultBackOff()}
+ * @param shutdownGrace how long {@code close} waits for running reconciles before interrupting them; default
+ *                      {@value #DEFAULT_SHUTDOWN_GRACE}
+ * @param resyncPeriod  how often every primary object is reconciled anyway (±10 % jitter); default
+ *                      {@value #DEFAULT_RESYNC_PERIOD}, {@link Duration#ZERO} = never
  * @param triggers      which primary changes enqueue; default {@link Trigger#ALL}
  * @param debounce      how long a key changed by a watch event waits before it is reconciled, counted from the first
  *                      event of a burst, so the burst makes one reconcile; requeues, retries and resyncs are not
- *                      delayed; default {@link Duration#ZERO} = off
+ *                      delayed; default {@value #DEFAULT_DEBOUNCE} = off
  * @param shutdownDrain whether {@code stop} and {@code close} still reconcile the keys due at that moment, within the
  *                      shutdown grace, instead of dropping them (client-go's {@code ShutDownWithDrain}); a lost Lease
- *                      never drains; default {@code false}
+ *                      never drains; default {@value #DEFAULT_SHUTDOWN_DRAIN}
  * @param rateLimit     an overall rate limit on error retries, combined with the per-object backoff by taking the
  *                      longer wait (client-go's {@code DefaultControllerRateLimiter}); {@code null} = none, the
  *                      default
@@ -38,6 +41,33 @@ import org.springframework.retry.backoff.BackOffPolicy;
 public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, Duration shutdownGrace,
         Duration resyncPeriod, Set<Trigger> triggers, Duration debounce,
         boolean shutdownDrain, RateLimit rateLimit) {
+
+    /** Reconciles at once; also the default of {@code @Reconciler}'s {@code concurrency}. */
+    public static final int DEFAULT_CONCURRENCY = 1;
+
+    /** How long running reconciles may finish on close. */
+    public static final String DEFAULT_SHUTDOWN_GRACE = "30s";
+
+    /** How often every object is reconciled anyway. */
+    public static final String DEFAULT_RESYNC_PERIOD = "10h";
+
+    /** No debounce. */
+    public static final String DEFAULT_DEBOUNCE = "0s";
+
+    /** Queued keys are dropped on close. */
+    public static final String DEFAULT_SHUTDOWN_DRAIN = "false";
+
+    /** client-go's per-item failure rate limiter: the first retry delay. */
+    public static final String DEFAULT_BACKOFF_INITIAL_INTERVAL = "5ms";
+
+    /** client-go's per-item failure rate limiter: growth per consecutive failure. */
+    public static final String DEFAULT_BACKOFF_MULTIPLIER = "2.0";
+
+    /** client-go's per-item failure rate limiter: the cap of the delay. */
+    public static final String DEFAULT_BACKOFF_MAX_INTERVAL = "1000s";
+
+    /** client-go's per-item failure rate limiter: no jitter. */
+    public static final String DEFAULT_BACKOFF_JITTER = "0.0";
 
     public ReconcilerSettings {
         if (concurrency < 1) {
@@ -53,14 +83,31 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
         triggers = triggers == null || triggers.isEmpty() ? Set.of(Trigger.ALL) : Set.copyOf(triggers);
     }
 
+    /** The {@code DEFAULT_*} constants, every trigger, no rate limit. */
     public static ReconcilerSettings defaults() {
-        return new ReconcilerSettings(1, defaultBackOffPolicy(), Duration.ofSeconds(30), Duration.ofHours(10),
-                Set.of(Trigger.ALL), Duration.ZERO, false, null);
+        return new ReconcilerSettings(DEFAULT_CONCURRENCY, defaultBackOffPolicy(),
+                DurationFormatterUtils.detectAndParse(DEFAULT_SHUTDOWN_GRACE),
+                DurationFormatterUtils.detectAndParse(DEFAULT_RESYNC_PERIOD), Set.of(Trigger.ALL),
+                DurationFormatterUtils.detectAndParse(DEFAULT_DEBOUNCE), Boolean.parseBoolean(DEFAULT_SHUTDOWN_DRAIN),
+                null);
     }
 
-    /** client-go's per-item exponential failure rate limiter: 5 ms × 2ⁿ, capped at 1000 s, no jitter. */
+    /**
+     * client-go's per-item exponential failure rate limiter, the {@code DEFAULT_BACKOFF_*} constants
+     * ({@value #DEFAULT_BACKOFF_INITIAL_INTERVAL} × {@value #DEFAULT_BACKOFF_MULTIPLIER}ⁿ, capped at
+     * {@value #DEFAULT_BACKOFF_MAX_INTERVAL}, jitter {@value #DEFAULT_BACKOFF_JITTER}), as the numbers
+     * {@link #withBackOff(BackOffSettings)} takes.
+     */
+    public static BackOffSettings defaultBackOff() {
+        return new BackOffSettings(DurationFormatterUtils.detectAndParse(DEFAULT_BACKOFF_INITIAL_INTERVAL),
+                Double.parseDouble(DEFAULT_BACKOFF_MULTIPLIER),
+                DurationFormatterUtils.detectAndParse(DEFAULT_BACKOFF_MAX_INTERVAL),
+                Double.parseDouble(DEFAULT_BACKOFF_JITTER), Duration.ZERO, null);
+    }
+
+    /** The policy of {@link #defaultBackOff()}. */
     public static BackOffPolicy defaultBackOffPolicy() {
-        return new JitteredExponentialBackOffPolicy(Duration.ofMillis(5), 2.0, Duration.ofSeconds(1000), 0.0);
+        return policy(defaultBackOff());
     }
 
     public ReconcilerSettings withConcurrency(int concurrency) {
@@ -79,8 +126,12 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
      * and a failing object is retried for as long as it exists.
      */
     public ReconcilerSettings withBackOff(BackOffSettings settings) {
-        return withBackOffPolicy(new JitteredExponentialBackOffPolicy(settings.initialInterval(),
-                settings.multiplier(), settings.maxInterval(), settings.jitter()));
+        return withBackOffPolicy(policy(settings));
+    }
+
+    private static BackOffPolicy policy(BackOffSettings settings) {
+        return new JitteredExponentialBackOffPolicy(settings.initialInterval(), settings.multiplier(),
+                settings.maxInterval(), settings.jitter());
     }
 
     public ReconcilerSettings withShutdownGrace(Duration grace) {

@@ -2,27 +2,43 @@ package dev.watchkeeper.watch;
 
 import dev.watchkeeper.settings.InvalidSettingException;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Objects;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.util.unit.DataSize;
 
 /**
- * How a watcher lists and watches.
+ * How a watcher lists and watches. The defaults are the {@code DEFAULT_*} constants, written as Spring Boot binds
+ * them, so the Boot layer declares its property defaults with them.
  *
- * @param pageSize           list page size ({@code limit}); default 500
- * @param timeout            server-side watch timeout ({@code timeoutSeconds}); default 290 s
- * @param initialList        list-watch, streaming or auto; default list-watch
+ * @param pageSize           list page size ({@code limit}); default {@value #DEFAULT_PAGE_SIZE}
+ * @param timeout            server-side watch timeout ({@code timeoutSeconds}); default {@value #DEFAULT_TIMEOUT}
+ * @param initialList        list-watch, streaming or auto; default {@value #DEFAULT_INITIAL_LIST}
  * @param listSemantics      which lists list-watch sends: consistent reads, or client-go's from the watch cache;
- *                           default consistent
- * @param stripManagedFields drop {@code metadata.managedFields} before caching; default true
- * @param idleMargin         a watch silent for {@code timeout + idleMargin} is broken; default 5 s
+ *                           default {@value #DEFAULT_LIST_SEMANTICS}
+ * @param stripManagedFields drop {@code metadata.managedFields} before caching; default
+ *                           {@value #DEFAULT_STRIP_MANAGED_FIELDS}
+ * @param idleMargin         a watch silent for {@code timeout + idleMargin} is broken; default
+ *                           {@value #DEFAULT_IDLE_MARGIN}
  * @param autoFallbackAfter  in AUTO mode, fall back to list-watch when the initial events have not ended after
- *                           this long; default 10 s
- * @param maxEventSize       a watch line longer than this breaks the watch instead of being buffered; default 16 MB,
- *                           about ten times the largest object etcd accepts by default (1.5 MiB)
+ *                           this long; default {@value #DEFAULT_AUTO_FALLBACK_AFTER}
+ * @param maxEventSize       a watch line longer than this breaks the watch instead of being buffered; default
+ *                           {@value #DEFAULT_MAX_EVENT_SIZE}, about ten times the largest object etcd accepts by
+ *                           default (1.5 MiB)
  */
 public record WatchOptions(int pageSize, Duration timeout, InitialListStrategy initialList,
         ListSemantics listSemantics, boolean stripManagedFields, Duration idleMargin, Duration autoFallbackAfter,
         DataSize maxEventSize) {
+
+    /** The defaults, written as Spring Boot binds them. */
+    public static final String DEFAULT_PAGE_SIZE = "500";
+    public static final String DEFAULT_TIMEOUT = "290s";
+    public static final String DEFAULT_INITIAL_LIST = "list-watch";
+    public static final String DEFAULT_LIST_SEMANTICS = "consistent";
+    public static final String DEFAULT_STRIP_MANAGED_FIELDS = "true";
+    public static final String DEFAULT_IDLE_MARGIN = "5s";
+    public static final String DEFAULT_AUTO_FALLBACK_AFTER = "10s";
+    public static final String DEFAULT_MAX_EVENT_SIZE = "16MB";
 
     private static final DataSize MIN_EVENT_SIZE = DataSize.ofKilobytes(1);
 
@@ -47,8 +63,19 @@ public record WatchOptions(int pageSize, Duration timeout, InitialListStrategy i
     }
 
     public static WatchOptions defaults() {
-        return new WatchOptions(500, Duration.ofSeconds(290), InitialListStrategy.LIST_WATCH, ListSemantics.CONSISTENT,
-                true, Duration.ofSeconds(5), Duration.ofSeconds(10), DataSize.ofMegabytes(16));
+        return new WatchOptions(Integer.parseInt(DEFAULT_PAGE_SIZE),
+                DurationFormatterUtils.detectAndParse(DEFAULT_TIMEOUT),
+                InitialListStrategy.valueOf(constantName(DEFAULT_INITIAL_LIST)),
+                ListSemantics.valueOf(constantName(DEFAULT_LIST_SEMANTICS)),
+                Boolean.parseBoolean(DEFAULT_STRIP_MANAGED_FIELDS),
+                DurationFormatterUtils.detectAndParse(DEFAULT_IDLE_MARGIN),
+                DurationFormatterUtils.detectAndParse(DEFAULT_AUTO_FALLBACK_AFTER),
+                DataSize.parse(DEFAULT_MAX_EVENT_SIZE));
+    }
+
+    /** {@code list-watch} as {@code LIST_WATCH}. */
+    private static String constantName(String value) {
+        return value.toUpperCase(Locale.ROOT).replace('-', '_');
     }
 
     public WatchOptions withPageSize(int pageSize) {

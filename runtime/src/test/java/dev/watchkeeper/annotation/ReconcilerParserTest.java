@@ -130,16 +130,26 @@ class ReconcilerParserTest {
 
     @Test
     void configuredNamespacesReplaceTheAnnotationsAndOneIsJustThatNamespace() {
-        NamespaceOverrides two = name -> name.equals("annotated-reconcile") ? List.of("x", "y") : List.of();
+        NamespaceOverrides two = (name, annotated) -> name.equals("annotated-reconcile") ? List.of("x", "y")
+                : annotated.get();
         ParsedReconciler set = ReconcilerParser.parse(Annotated.class, "annotated", RESOLVER, two).get(0);
         assertThat(set.namespaces()).containsExactly("x", "y");
         assertThat(set.watchers()).extracting(watcher -> watcher.scope().namespace())
                 .containsExactly("x", "y", "x", "y");
 
-        ParsedReconciler one = ReconcilerParser.parse(InTeams.class, "teams", RESOLVER, name -> List.of("x")).get(0);
+        ParsedReconciler one = ReconcilerParser.parse(InTeams.class, "teams", RESOLVER,
+                (name, annotated) -> List.of("x")).get(0);
         assertThat(one.namespaces()).isEmpty();
         assertThat(one.primary().scope().namespace()).isEqualTo("x");
         assertThat(one.watchers()).extracting(watcher -> watcher.scope().namespace()).containsExactly("x", "x");
+    }
+
+    @Test
+    void replacedNamespaceAttributesAreNotRead() {
+        ParsedReconciler replaced = ReconcilerParser.parse(Both.class, "both", RESOLVER,
+                (name, annotated) -> List.of("x")).get(0);
+
+        assertThat(replaced.primary().scope().namespace()).isEqualTo("x");
     }
 
     @Test

@@ -31,6 +31,17 @@ class JitteredExponentialBackOffPolicyTest {
     }
 
     @Test
+    void aJitterAboveOneSpreadsTheWaitsFurtherAsClientGosWaitJitterDoes() {
+        JitteredExponentialBackOffPolicy policy = new JitteredExponentialBackOffPolicy(Duration.ofMillis(800), 2.0,
+                Duration.ofSeconds(30), 3.0).withRandom(() -> 0.999).withSleeper(slept::add);
+
+        List<Long> delays = delays(policy, 2);
+
+        assertThat(delays.get(0)).isGreaterThan(800 * 399 / 100).isLessThan(4 * 800);
+        assertThat(delays.get(1)).isGreaterThan(1600 * 399 / 100).isLessThan(4 * 1600);
+    }
+
+    @Test
     void rejectsNumbersThatMakeNoSense() {
         assertThatThrownBy(() -> new JitteredExponentialBackOffPolicy(Duration.ZERO, 2, Duration.ofSeconds(1), 1))
                 .hasMessageContaining("initial interval must be positive");
