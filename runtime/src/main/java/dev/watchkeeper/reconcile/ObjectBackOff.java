@@ -30,22 +30,11 @@ public final class ObjectBackOff<K> {
     private final Map<K, BackOffContext> contexts = new ConcurrentHashMap<>();
 
     /**
-     * @param policy a {@link SleepingBackOffPolicy}: only through its sleeper can a delay be learned without blocking
-     * @throws IllegalArgumentException for any other policy
+     * @param policy a {@link SleepingBackOffPolicy}, as {@link ReconcilerSettings} requires: only through its sleeper
+     *               can a delay be learned without blocking
      */
     public ObjectBackOff(BackOffPolicy policy) {
-        this.policy = requireSleeping(policy).withSleeper(sleeper);
-    }
-
-    /** Checks that {@code policy} can serve as a per-object backoff, with a message that says why it must. */
-    public static SleepingBackOffPolicy<?> requireSleeping(BackOffPolicy policy) {
-        Objects.requireNonNull(policy, "per-object backoff policy");
-        if (policy instanceof SleepingBackOffPolicy<?> sleeping) {
-            return sleeping;
-        }
-        throw new IllegalArgumentException("a per-object backoff policy must be a SleepingBackOffPolicy, so each "
-                + "delay can be scheduled instead of blocking a worker; " + policy.getClass().getName()
-                + " is not (wrap your numbers in JitteredExponentialBackOffPolicy, for instance)");
+        this.policy = ((SleepingBackOffPolicy<?>) Objects.requireNonNull(policy, "policy")).withSleeper(sleeper);
     }
 
     /** The next delay for {@code key}, growing with each call until {@link #forget}. */

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 import org.springframework.retry.backoff.BackOffPolicy;
+import org.springframework.retry.backoff.SleepingBackOffPolicy;
 
 /**
  * How a controller runs. The defaults are the {@code DEFAULT_*} constants, written as Spring Boot binds them
@@ -73,7 +74,7 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
         if (concurrency < 1) {
             throw new InvalidSettingException("concurrency", concurrency, "must be at least 1");
         }
-        ObjectBackOff.requireSleeping(backOffPolicy);
+        requireSleeping(backOffPolicy);
         Objects.requireNonNull(shutdownGrace, "shutdownGrace");
         Objects.requireNonNull(resyncPeriod, "resyncPeriod");
         InvalidSettingException.requireNotNegative("shutdownGrace", shutdownGrace);
@@ -180,5 +181,16 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
             combined = combined == null ? filter : combined.or(filter);
         }
         return combined;
+    }
+
+    /** Checks that {@code policy} can serve as a per-object backoff, with a message that says why it must. */
+    private static void requireSleeping(BackOffPolicy policy) {
+        Objects.requireNonNull(policy, "per-object backoff policy");
+        if (policy instanceof SleepingBackOffPolicy<?>) {
+            return;
+        }
+        throw new IllegalArgumentException("a per-object backoff policy must be a SleepingBackOffPolicy, so each "
+                + "delay can be scheduled instead of blocking a worker; " + policy.getClass().getName()
+                + " is not (wrap your numbers in JitteredExponentialBackOffPolicy, for instance)");
     }
 }

@@ -25,7 +25,7 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * @param name    the declared name, or {@code null} for the derived one ({@code Watcher.defaultName})
+ * @param name    the declared name, or {@code null} for the derived one ({@code WatchScope.derivedWatcherName})
  * @param type    the resource
  * @param scope   namespace and selectors
  * @param options how to list and watch, or {@code null} for the settings of the name
@@ -89,7 +89,7 @@ public record WatcherDeclaration<T extends KubernetesObject>(String name, Resour
 
     /** The declared name, or the derived one. */
     public String effectiveName() {
-        return name != null ? name : dev.watchkeeper.watch.Watcher.defaultName(type, scope);
+        return name != null ? name : scope.derivedWatcherName(type);
     }
 
     /**
@@ -119,7 +119,7 @@ public record WatcherDeclaration<T extends KubernetesObject>(String name, Resour
      */
     public String groupName(List<String> namespaces) {
         return name != null ? name
-                : dev.watchkeeper.watch.Watcher.defaultName(type, scope.withNamespace(String.join("+", namespaces)));
+                : scope.withNamespace(String.join("+", namespaces)).derivedWatcherName(type);
     }
 
     /** {@code v1/configmaps in namespace default with labels app=web}, for messages. */

@@ -4,6 +4,7 @@ import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.leader.LeaderElector;
 import dev.watchkeeper.leader.LeadershipListener;
 import dev.watchkeeper.reconcile.ReconcileLoop;
+import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.OwnerReferenceMapper;
 import dev.watchkeeper.reconcile.SecondaryMapper;
@@ -14,6 +15,7 @@ import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.Watcher;
 import dev.watchkeeper.watch.WatcherGroup;
+import dev.watchkeeper.watch.WatcherSnapshot;
 import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -49,11 +51,11 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * interrupted and waited for up to lease duration − renew deadline). On stop the reconcilers close while the Lease
  * is still renewed, then the elector closes (releasing the Lease), then the watchers.
  *
- * <p>Names: a watcher is named as declared or by {@link Watcher#defaultName}; a reconciler as declared. Watcher
+ * <p>Names: a watcher is named as declared or by {@link WatchScope#derivedWatcherName}; a reconciler as declared. Watcher
  * and reconciler names share one namespace; a clash fails with a message naming both. A declaration with its own
  * name that shares an existing watcher adds its name as another name of that watcher.
  */
-public class WatchkeeperRegistry implements SmartLifecycle {
+public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
 
     /** Late: after the beans the reconcilers use have started, and stopped before them. */
     public static final int PHASE = Integer.MAX_VALUE - 100;
@@ -177,6 +179,26 @@ public class WatchkeeperRegistry implements SmartLifecycle {
 
     public synchronized Optional<ReconcileLoop<?>> reconciler(String name) {
         return Optional.ofNullable(reconcilers.get(name));
+    }
+
+    @Override
+    public List<WatcherSnapshot> watcherSnapshots() {
+        return watchers().stream().map(Watcher::snapshot).toList();
+    }
+
+    @Override
+    public Optional<WatcherSnapshot> watcherSnapshot(String name) {
+        return watcher(name).map(Watcher::snapshot);
+    }
+
+    @Override
+    public List<ReconcilerSnapshot> reconcilerSnapshots() {
+        return reconcilers().stream().map(ReconcileLoop::snapshot).toList();
+    }
+
+    @Override
+    public Optional<ReconcilerSnapshot> reconcilerSnapshot(String name) {
+        return reconciler(name).map(ReconcileLoop::snapshot);
     }
 
     public RegistryServices services() {

@@ -1,5 +1,7 @@
 package dev.watchkeeper.watch;
 
+import dev.watchkeeper.resource.ResourceType;
+
 /**
  * Where and what to watch within a resource.
  *
@@ -42,5 +44,16 @@ public record WatchScope(String namespace, String labelSelector, String fieldSel
 
     private static String blankToNull(String value) {
         return value == null || value.isBlank() ? null : value;
+    }
+
+    /**
+     * The name of a watcher of {@code type} in this scope when none is declared (docs/semantics.md §11):
+     * {@code <plural>[.<group>][-metadata]@<namespace|all>}, plus a short hash of the selectors when there are any.
+     */
+    public String derivedWatcherName(ResourceType<?> type) {
+        String selectors = (labelSelector == null ? "" : labelSelector) + "|" + (fieldSelector == null ? "" : fieldSelector);
+        String hash = "|".equals(selectors) ? "" : "-" + Integer.toHexString(selectors.hashCode() & 0xfffff);
+        return type.qualifiedName() + (type.isMetadataOnly() ? "-metadata" : "") + "@"
+                + (namespace == null ? "all" : namespace) + hash;
     }
 }

@@ -63,7 +63,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private Thread thread;
 
     private Watcher(Builder<T> builder) {
-        this.name = builder.name != null ? builder.name : defaultName(builder.type, builder.scope);
+        this.name = builder.name != null ? builder.name : builder.scope.derivedWatcherName(builder.type);
         this.type = builder.type;
         this.scope = builder.scope;
         this.time = builder.time;
@@ -90,15 +90,6 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     /** Starts building a watcher whose {@link WatchApi} {@code transport} makes for its scope and options. */
     public static <T extends KubernetesObject> Builder<T> builder(WatchApi.Factory<T> transport, ResourceType<T> type) {
         return new Builder<>(Objects.requireNonNull(transport, "transport"), type);
-    }
-
-    /** The derived name (docs/semantics.md §11): {@code <plural>[.<group>]@<namespace|all>}. */
-    public static String defaultName(ResourceType<?> type, WatchScope scope) {
-        String selectors = (scope.labelSelector() == null ? "" : scope.labelSelector()) + "|"
-                + (scope.fieldSelector() == null ? "" : scope.fieldSelector());
-        String hash = "|".equals(selectors) ? "" : "-" + Integer.toHexString(selectors.hashCode() & 0xfffff);
-        return type.qualifiedName() + (type.isMetadataOnly() ? "-metadata" : "") + "@"
-                + (scope.namespace() == null ? "all" : scope.namespace()) + hash;
     }
 
     /** Adds a listener; events reach listeners after the store, on the watcher's thread. */

@@ -173,7 +173,7 @@ class ReconcilerParserTest {
         assertThat(reconciler.primary().type().isMetadataOnly()).isFalse();
     }
 
-    /** The hash {@code Watcher.defaultName} appends for a label selector alone. */
+    /** The hash {@code WatchScope.derivedWatcherName} appends for a label selector alone. */
     private static String selectorHash(String labelSelector) {
         return Integer.toHexString((labelSelector + "|").hashCode() & 0xfffff);
     }

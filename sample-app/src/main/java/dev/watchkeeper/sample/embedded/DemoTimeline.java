@@ -1,12 +1,9 @@
 package dev.watchkeeper.sample.embedded;
 
 import com.google.gson.JsonObject;
-import dev.watchkeeper.reconcile.ReconcileLoop;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.registry.WatchkeeperState;
 import dev.watchkeeper.sample.generator.ConfigMapGenerator;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
-import dev.watchkeeper.text.Plural;
-import dev.watchkeeper.watch.Watcher;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import java.time.Duration;
 import java.util.Map;
@@ -39,7 +36,7 @@ public class DemoTimeline implements DisposableBean {
     private static final Logger log = LoggerFactory.getLogger(DemoTimeline.class);
 
     private final InMemoryApiServer server;
-    private final WatchkeeperRegistry registry;
+    private final WatchkeeperState state;
     private final DemoProperties demo;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "demo-timeline");
@@ -47,9 +44,9 @@ public class DemoTimeline implements DisposableBean {
         return thread;
     });
 
-    public DemoTimeline(InMemoryApiServer server, WatchkeeperRegistry registry, DemoProperties demo) {
+    public DemoTimeline(InMemoryApiServer server, WatchkeeperState state, DemoProperties demo) {
         this.server = server;
-        this.registry = registry;
+        this.state = state;
         this.demo = demo;
     }
 
@@ -103,13 +100,14 @@ public class DemoTimeline implements DisposableBean {
 
     /** The generator watcher's phase, failures and current delay, for the narration. */
     private String state() {
-        return registry.reconciler(RECONCILER).map(ReconcileLoop::snapshot)
-                .flatMap(controller -> registry.watcher(controller.primaryWatcher()))
-                .map(Watcher::snapshot).map(DemoTimeline::describe).orElse("no watcher yet");
+        return state.reconcilerSnapshot(RECONCILER)
+                .flatMap(reconciler -> state.watcherSnapshot(reconciler.primaryWatcher()))
+                .map(DemoTimeline::describe).orElse("no watcher yet");
     }
 
     private static String describe(WatcherSnapshot s) {
-        return s.name() + " " + s.phase() + ", " + Plural.count(s.consecutiveFailures(), "consecutive failure")
+        return s.name() + " " + s.phase() + ", " + s.consecutiveFailures() + " consecutive failure"
+                + (s.consecutiveFailures() == 1 ? "" : "s")
                 + (s.currentDelay() == null ? "" : ", current delay " + s.currentDelay().toMillis() + " ms");
     }
 
