@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.leader.LeaderElector;
+import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.leader.LeadershipListener;
 import org.springframework.context.ApplicationEventPublisher;
 

@@ -1,8 +1,8 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.reconcile.ReconcileLoop;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
-import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.watch.Watcher;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;

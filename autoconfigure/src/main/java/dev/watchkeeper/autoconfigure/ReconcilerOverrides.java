@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.annotation.NamespaceOverrides;
+import dev.watchkeeper.internal.annotation.NamespaceOverrides;
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.ReconcilerProperties;
 import java.time.Duration;
 import java.util.List;

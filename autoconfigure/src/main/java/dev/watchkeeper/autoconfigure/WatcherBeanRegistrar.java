@@ -1,13 +1,13 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.annotation.ParsedReconciler;
-import dev.watchkeeper.annotation.ParsedReconcilers;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.annotation.ParsedReconciler;
+import dev.watchkeeper.internal.annotation.ParsedReconcilers;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import dev.watchkeeper.registry.WatcherDeclaration;
-import dev.watchkeeper.store.MergedStore;
+import dev.watchkeeper.internal.store.MergedStore;
 import dev.watchkeeper.store.Store;
-import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.internal.watch.Watcher;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.ArrayList;
 import java.util.List;

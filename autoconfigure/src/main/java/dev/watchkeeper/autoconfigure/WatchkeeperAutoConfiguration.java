@@ -1,13 +1,13 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.annotation.ReconcilerAnnotationBeanPostProcessor;
-import dev.watchkeeper.annotation.WatchListenerAnnotationBeanPostProcessor;
+import dev.watchkeeper.internal.annotation.ReconcilerAnnotationBeanPostProcessor;
+import dev.watchkeeper.internal.annotation.WatchListenerAnnotationBeanPostProcessor;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.leader.LeaderElectionSettings;
-import dev.watchkeeper.leader.LeaderElector;
+import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.reconcile.ReconcileObserver;
-import dev.watchkeeper.registry.RegistryServices;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.registry.RegistryServices;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;

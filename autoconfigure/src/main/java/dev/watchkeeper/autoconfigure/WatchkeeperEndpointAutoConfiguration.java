@@ -1,8 +1,8 @@
 package dev.watchkeeper.autoconfigure;
 
 import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
-import dev.watchkeeper.leader.LeaderElector;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.leader.LeaderElector;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;

@@ -2,8 +2,8 @@ package dev.watchkeeper.autoconfigure;
 
 import dev.watchkeeper.autoconfigure.health.WatchkeeperHealthIndicator;
 import dev.watchkeeper.autoconfigure.health.WatchkeeperReadinessIndicator;
-import dev.watchkeeper.leader.LeaderElector;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.leader.LeaderElector;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -1,11 +1,11 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.annotation.WatchListenerAnnotationBeanPostProcessor;
+import dev.watchkeeper.internal.annotation.WatchListenerAnnotationBeanPostProcessor;
 import dev.watchkeeper.autoconfigure.metrics.ObservationReconcileObserver;
 import dev.watchkeeper.autoconfigure.metrics.WatchkeeperMetrics;
-import dev.watchkeeper.leader.LeaderElector;
+import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.reconcile.ReconcileObserver;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;

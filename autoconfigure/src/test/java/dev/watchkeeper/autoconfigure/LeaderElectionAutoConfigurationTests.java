@@ -7,7 +7,7 @@ import dev.watchkeeper.autoconfigure.endpoint.LeaderElectionDescriptor;
 import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
 import dev.watchkeeper.autoconfigure.health.WatchkeeperHealthIndicator;
 import dev.watchkeeper.leader.LeaderElectionSettings;
-import dev.watchkeeper.leader.LeaderElector;
+import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.leader.LeaderElectionSettings;
-import dev.watchkeeper.leader.LeaderElector;
+import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.reconcile.RateLimit;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.registry.WatchkeeperSettings;

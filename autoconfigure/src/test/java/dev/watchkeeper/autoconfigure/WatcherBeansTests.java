@@ -3,11 +3,11 @@ package dev.watchkeeper.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.watchkeeper.annotation.WatchListener;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.store.Store;
 import dev.watchkeeper.watch.WatchEvent;
-import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.internal.watch.Watcher;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Endpoints;

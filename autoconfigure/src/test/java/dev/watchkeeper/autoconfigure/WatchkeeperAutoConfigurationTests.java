@@ -6,7 +6,7 @@ import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.reconcile.RateLimit;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.watch.InitialListStrategy;

@@ -18,7 +18,7 @@ final class Clients {
     }
 
     /** Closes a watcher, as a user would. */
-    static void close(dev.watchkeeper.watch.Watcher<?> watcher) {
+    static void close(dev.watchkeeper.internal.watch.Watcher<?> watcher) {
         watcher.close();
     }
 

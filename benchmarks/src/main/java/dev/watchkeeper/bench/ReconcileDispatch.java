@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Scenario 4: our {@link dev.watchkeeper.reconcile.ReconcileLoop} and the peer, client-java-extended's
+ * Scenario 4: our {@link dev.watchkeeper.internal.reconcile.ReconcileLoop} and the peer, client-java-extended's
  * {@code DefaultController}, each with 8 workers and a no-op reconciler, each fed by its own
  * {@link SyntheticWatchApi}. Run A enqueues every key once per pass, {@value #PASSES} passes back to back per round; run B streams 10 updates per key through each
  * one's watch path while the workers process, so updates to a queued or running key must coalesce. The two

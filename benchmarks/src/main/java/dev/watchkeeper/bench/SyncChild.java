@@ -2,8 +2,8 @@ package dev.watchkeeper.bench;
 
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.WatchEvent;
-import dev.watchkeeper.watch.Watcher;
-import dev.watchkeeper.watch.http.HttpWatchApi;
+import dev.watchkeeper.internal.watch.Watcher;
+import dev.watchkeeper.internal.watch.http.HttpWatchApi;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;

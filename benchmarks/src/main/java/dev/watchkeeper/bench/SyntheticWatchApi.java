@@ -2,12 +2,12 @@ package dev.watchkeeper.bench;
 
 import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.store.CachedObject;
-import dev.watchkeeper.watch.EventStream;
-import dev.watchkeeper.watch.ListPage;
-import dev.watchkeeper.watch.ListRequest;
-import dev.watchkeeper.watch.WatchApi;
-import dev.watchkeeper.watch.WatchRequest;
-import dev.watchkeeper.watch.WireEvent;
+import dev.watchkeeper.internal.watch.EventStream;
+import dev.watchkeeper.internal.watch.ListPage;
+import dev.watchkeeper.internal.watch.ListRequest;
+import dev.watchkeeper.internal.watch.WatchApi;
+import dev.watchkeeper.internal.watch.WatchRequest;
+import dev.watchkeeper.internal.watch.WireEvent;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.util.ArrayList;

@@ -2,14 +2,14 @@ package dev.watchkeeper.bench;
 
 import com.google.gson.Gson;
 import com.google.gson.reflect.TypeToken;
-import dev.watchkeeper.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.ReconcileLoop;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.WatchEventListener;
-import dev.watchkeeper.watch.Watcher;
-import dev.watchkeeper.watch.http.HttpWatchApi;
+import dev.watchkeeper.internal.watch.Watcher;
+import dev.watchkeeper.internal.watch.http.HttpWatchApi;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;

@@ -1,12 +1,12 @@
 package dev.watchkeeper.bench;
 
-import dev.watchkeeper.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.ReconcileLoop;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
-import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.internal.watch.Watcher;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 

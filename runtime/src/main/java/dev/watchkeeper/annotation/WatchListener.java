@@ -30,7 +30,7 @@ import org.springframework.core.annotation.AliasFor;
  *
  * <p>Each method runs on its own thread behind a bounded buffer of {@link #bufferSize()} events, so it never slows
  * the watcher: when the buffer is full the oldest event is dropped, counted and logged (see
- * {@link dev.watchkeeper.watch.BufferedWatchEventListener}). An exception is logged with the watcher's name and
+ * {@link dev.watchkeeper.internal.watch.BufferedWatchEventListener}). An exception is logged with the watcher's name and
  * the method goes on receiving events. The name may hold {@code ${...}} placeholders; an unknown name fails
  * start-up. Found by {@link WatchListenerAnnotationBeanPostProcessor}.
  */

@@ -37,14 +37,14 @@ public record Finalizer<T extends KubernetesObject>(String name, CleanupFunction
     }
 
     /** Whether {@code object} carries this finalizer. */
-    boolean isOn(KubernetesObject object) {
+    public boolean isOn(KubernetesObject object) {
         V1ObjectMeta metadata = object.getMetadata();
         List<String> finalizers = metadata == null ? null : metadata.getFinalizers();
         return finalizers != null && finalizers.contains(name);
     }
 
     /** Whether {@code object} is being deleted ({@code metadata.deletionTimestamp} is set). */
-    static boolean isDeleting(KubernetesObject object) {
+    public static boolean isDeleting(KubernetesObject object) {
         return object.getMetadata() != null && object.getMetadata().getDeletionTimestamp() != null;
     }
 }

@@ -77,7 +77,7 @@ public record ReconcilerSnapshot(String name, String primaryWatcher, List<String
             Double jitter) {
 
         /** The description of {@code policy}: its numbers when it is the built-in one. */
-        static BackOff of(BackOffPolicy policy) {
+        public static BackOff of(BackOffPolicy policy) {
             if (policy instanceof JitteredExponentialBackOffPolicy exponential) {
                 return new BackOff("exponential-jitter", exponential.initialInterval(), exponential.maxInterval(),
                         exponential.multiplier(), exponential.jitter());

@@ -3,7 +3,7 @@ package dev.watchkeeper.test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.watchkeeper.backoff.BackOffSleeper;
+import dev.watchkeeper.internal.backoff.BackOffSleeper;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

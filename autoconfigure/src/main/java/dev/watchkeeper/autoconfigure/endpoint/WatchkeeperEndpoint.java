@@ -1,9 +1,9 @@
 package dev.watchkeeper.autoconfigure.endpoint;
 
-import dev.watchkeeper.leader.LeaderElector;
-import dev.watchkeeper.reconcile.ReconcileLoop;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
-import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.internal.leader.LeaderElector;
+import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.watch.Watcher;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;

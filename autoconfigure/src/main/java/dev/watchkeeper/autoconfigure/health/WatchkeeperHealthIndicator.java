@@ -1,8 +1,8 @@
 package dev.watchkeeper.autoconfigure.health;
 
 import dev.watchkeeper.leader.LeaderElectionSnapshot;
-import dev.watchkeeper.leader.LeaderElector;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.leader.LeaderElector;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.watch.WatcherPhase;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure.health;
 
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import java.util.List;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;

@@ -1,10 +1,10 @@
 package dev.watchkeeper.autoconfigure.metrics;
 
-import dev.watchkeeper.reconcile.ReconcileLoop;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
-import dev.watchkeeper.watch.BufferedWatchEventListener;
+import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.watch.BufferedWatchEventListener;
 import dev.watchkeeper.watch.WatchEvent;
-import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;

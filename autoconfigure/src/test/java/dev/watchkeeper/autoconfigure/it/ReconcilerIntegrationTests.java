@@ -11,7 +11,7 @@ import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.test.boot.AutoConfigureKubeApiStub;
 import dev.watchkeeper.test.boot.KubeApiStubCustomizer;
 import dev.watchkeeper.test.stub.WatchLine;

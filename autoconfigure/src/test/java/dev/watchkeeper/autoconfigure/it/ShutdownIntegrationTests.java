@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.annotation.WatchListener;
-import dev.watchkeeper.reconcile.ReconcileLoop;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.WatcherPhase;

@@ -12,7 +12,7 @@ import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.test.boot.AutoConfigureKubeApiStub;
 import dev.watchkeeper.test.boot.KubeApiStubCustomizer;
 import dev.watchkeeper.watch.WatchEvent;
-import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.internal.watch.Watcher;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.watchkeeper.bench.startup;
 
-import dev.watchkeeper.registry.WatchkeeperRegistry;
-import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.watch.Watcher;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -3,7 +3,7 @@ package dev.watchkeeper.test.apiserver;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.watchkeeper.shard.ShardSelector;
+import dev.watchkeeper.internal.shard.ShardSelector;
 import dev.watchkeeper.store.LabelSelector;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

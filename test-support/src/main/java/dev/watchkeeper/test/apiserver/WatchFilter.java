@@ -2,8 +2,8 @@ package dev.watchkeeper.test.apiserver;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.watchkeeper.shard.ShardField;
-import dev.watchkeeper.shard.ShardSelector;
+import dev.watchkeeper.internal.shard.ShardField;
+import dev.watchkeeper.internal.shard.ShardSelector;
 import dev.watchkeeper.store.LabelSelector;
 import java.util.HashMap;
 import java.util.Map;

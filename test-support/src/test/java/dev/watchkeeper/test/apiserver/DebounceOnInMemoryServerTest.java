@@ -3,13 +3,13 @@ package dev.watchkeeper.test.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.ReconcileLoop;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.registry.ReconcilerDeclaration;
-import dev.watchkeeper.registry.RegistryServices;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.registry.RegistryServices;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.openapi.apis.CoreV1Api;

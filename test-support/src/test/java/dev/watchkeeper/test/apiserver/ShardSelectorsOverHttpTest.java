@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.watchkeeper.shard.HashRange;
-import dev.watchkeeper.shard.ShardField;
-import dev.watchkeeper.shard.ShardRanges;
-import dev.watchkeeper.shard.ShardSelector;
-import dev.watchkeeper.shard.UidHash;
+import dev.watchkeeper.internal.shard.HashRange;
+import dev.watchkeeper.internal.shard.ShardField;
+import dev.watchkeeper.internal.shard.ShardRanges;
+import dev.watchkeeper.internal.shard.ShardSelector;
+import dev.watchkeeper.internal.shard.UidHash;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;

@@ -3,7 +3,7 @@ package dev.watchkeeper.test.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import dev.watchkeeper.watch.WatcherPhase;
 import io.kubernetes.client.openapi.ApiClient;

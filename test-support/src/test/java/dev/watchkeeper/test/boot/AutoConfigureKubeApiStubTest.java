@@ -6,7 +6,7 @@ import static dev.watchkeeper.test.stub.Replies.serviceUnavailable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.test.stub.KubeApiStub;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package dev.watchkeeper.test.boot;
 
 import dev.watchkeeper.annotation.Reconciler;
-import dev.watchkeeper.annotation.ReconcilerAnnotationBeanPostProcessor;
-import dev.watchkeeper.registry.RegistryServices;
-import dev.watchkeeper.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.annotation.ReconcilerAnnotationBeanPostProcessor;
+import dev.watchkeeper.internal.registry.RegistryServices;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.util.ClientBuilder;

@@ -3,9 +3,9 @@ package dev.watchkeeper.test.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.ReconcileLoop;
 import dev.watchkeeper.store.ObjectKey;
-import dev.watchkeeper.watch.Watcher;
+import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.watch.WatcherPhase;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;

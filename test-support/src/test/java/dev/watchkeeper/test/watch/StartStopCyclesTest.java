@@ -3,12 +3,12 @@ package dev.watchkeeper.test.watch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.watchkeeper.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.ReconcileLoop;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.WatchScope;
-import dev.watchkeeper.watch.Watcher;
-import dev.watchkeeper.watch.http.HttpWatchApi;
+import dev.watchkeeper.internal.watch.Watcher;
+import dev.watchkeeper.internal.watch.http.HttpWatchApi;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.util.ClientBuilder;

@@ -1,0 +1,121 @@
+package dev.watchkeeper.internal.leader;
+
+import io.kubernetes.client.openapi.ApiCallback;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import okhttp3.Call;
+
+/**
+ * The Lease a {@link LeaderElector} competes for, read and written through client-java's {@link CoordinationV1Api}
+ * with optimistic concurrency: an update carries the resourceVersion it was based on, so of two writers of one
+ * version only one wins and the other gets 409 Conflict (client-go's {@code resourcelock.LeaseLock}).
+ *
+ * <p>Every call has a time limit, so a hanging connection cannot keep a leader believing it leads past its renew
+ * deadline: the call is cancelled and fails.
+ */
+final class LeaseLock {
+
+    /** A Lease as read or written: the object (for its resourceVersion) and its record. */
+    record Observed(V1Lease lease, LeaseRecord record) {
+    }
+
+    private final CoordinationV1Api api;
+    private final String namespace;
+    private final String name;
+
+    LeaseLock(ApiClient client, String namespace, String name) {
+        this.api = new CoordinationV1Api(client);
+        this.namespace = namespace;
+        this.name = name;
+    }
+
+    /** The Lease, or {@code null} when it does not exist. */
+    Observed get(Duration limit) throws ApiException {
+        try {
+            return observed(call(limit, callback -> api.readNamespacedLease(name, namespace).executeAsync(callback)));
+        } catch (ApiException e) {
+            if (e.getCode() == 404) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    /** Creates the Lease with {@code record}; 409 when someone created it first. */
+    Observed create(LeaseRecord record, Duration limit) throws ApiException {
+        V1Lease lease = new V1Lease().apiVersion("coordination.k8s.io/v1").kind("Lease")
+                .metadata(new V1ObjectMeta().name(name).namespace(namespace)).spec(record.toSpec());
+        return observed(call(limit, callback -> api.createNamespacedLease(namespace, lease).executeAsync(callback)));
+    }
+
+    /** Replaces the record of {@code current}; 409 when the Lease changed since {@code current} was read. */
+    Observed update(Observed current, LeaseRecord record, Duration limit) throws ApiException {
+        V1Lease lease = new V1Lease().apiVersion("coordination.k8s.io/v1").kind("Lease")
+                .metadata(current.lease().getMetadata()).spec(record.toSpec());
+        return observed(call(limit,
+                callback -> api.replaceNamespacedLease(name, namespace, lease).executeAsync(callback)));
+    }
+
+    /** A failed call for a log line: its HTTP status, or what went wrong before there was one. */
+    static String describe(ApiException e) {
+        return e.getCode() == 0 ? String.valueOf(e.getMessage()) : "HTTP " + e.getCode();
+    }
+
+    private static Observed observed(V1Lease lease) {
+        return new Observed(lease, LeaseRecord.of(lease.getSpec()));
+    }
+
+    /** Starts a call and waits for its answer up to {@code limit}, cancelling it when the limit passes. */
+    private static V1Lease call(Duration limit, Starter starter) throws ApiException {
+        CompletableFuture<V1Lease> answer = new CompletableFuture<>();
+        Call call = starter.start(new ApiCallback<>() {
+            @Override
+            public void onFailure(ApiException e, int statusCode, Map<String, List<String>> responseHeaders) {
+                answer.completeExceptionally(e);
+            }
+
+            @Override
+            public void onSuccess(V1Lease result, int statusCode, Map<String, List<String>> responseHeaders) {
+                answer.complete(result);
+            }
+
+            @Override
+            public void onUploadProgress(long bytesWritten, long contentLength, boolean done) {
+            }
+
+            @Override
+            public void onDownloadProgress(long bytesRead, long contentLength, boolean done) {
+            }
+        });
+        try {
+            return answer.get(Math.max(1, limit.toMillis()), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            call.cancel();
+            throw new ApiException("no answer within " + limit.toMillis() + " ms");
+        } catch (InterruptedException e) {
+            call.cancel();
+            Thread.currentThread().interrupt();
+            throw new ApiException(e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof ApiException api) {
+                throw api;
+            }
+            throw new ApiException(e.getCause());
+        }
+    }
+
+    @FunctionalInterface
+    private interface Starter {
+        Call start(ApiCallback<V1Lease> callback) throws ApiException;
+    }
+}

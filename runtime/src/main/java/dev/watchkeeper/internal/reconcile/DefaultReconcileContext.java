@@ -1,0 +1,150 @@
+package dev.watchkeeper.internal.reconcile;
+
+import dev.watchkeeper.reconcile.ReconcileContext;
+import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.store.Store;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1EventSource;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1ObjectReference;
+import java.time.OffsetDateTime;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link ReconcileContext} a {@link ReconcileLoop} hands to each reconcile. Events are core/v1 Events written
+ * through {@link CoreV1Api}, reported by {@code watchkeeper/<reconciler>}.
+ *
+ * <pre>{@code
+ * context.publishEvent("Warning", "InvalidSpec", "spec.replicas must not be negative");
+ * }</pre>
+ */
+public final class DefaultReconcileContext implements ReconcileContext {
+
+    private static final Logger log = LoggerFactory.getLogger(DefaultReconcileContext.class);
+
+    private final String reconciler;
+    private final ObjectKey key;
+    private final int attempt;
+    private final ApiClient apiClient;
+    private final ResourceType<?> primaryType;
+    private final KubernetesObject primary;
+    private final Map<Class<?>, Store<?>> stores;
+    private final TimeSource time;
+
+    /**
+     * @param stores the reconciler's stores by Java type; where two watchers share a type, the primary's wins
+     */
+    public DefaultReconcileContext(String reconciler, ObjectKey key, int attempt, ApiClient apiClient,
+            ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores, TimeSource time) {
+        this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
+        this.key = Objects.requireNonNull(key, "key");
+        this.attempt = attempt;
+        this.apiClient = apiClient;
+        this.primaryType = Objects.requireNonNull(primaryType, "primaryType");
+        this.primary = Objects.requireNonNull(primary, "primary");
+        this.stores = Map.copyOf(stores);
+        this.time = Objects.requireNonNull(time, "time");
+    }
+
+    @Override
+    public ObjectKey key() {
+        return key;
+    }
+
+    @Override
+    public int attempt() {
+        return attempt;
+    }
+
+    @Override
+    public ApiClient apiClient() {
+        return apiClient;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <S extends KubernetesObject> Store<S> store(Class<S> type) {
+        Store<?> store = stores.get(type);
+        if (store == null) {
+            throw new IllegalArgumentException("reconciler " + reconciler + " watches no " + type.getName()
+                    + "; it watches " + stores.keySet().stream().map(Class::getSimpleName).sorted().toList());
+        }
+        return (Store<S>) store;
+    }
+
+    @Override
+    public void publishEvent(String type, String reason, String message) {
+        if (apiClient == null) {
+            log.warn("reconciler {} has no API client; dropped event {} {} about {}", reconciler, type, reason, key);
+            return;
+        }
+        try {
+            CoreV1Event event = event(type, reason, message);
+            new CoreV1Api(apiClient).createNamespacedEvent(event.getMetadata().getNamespace(), event).execute();
+        } catch (ApiException e) {
+            log.warn("reconciler {} could not record event {} about {}: HTTP {} {}", reconciler, reason, key,
+                    e.getCode(), e.getMessage());
+        } catch (RuntimeException e) {
+            log.warn("reconciler {} could not record event {} about {}", reconciler, reason, key, e);
+        }
+    }
+
+    @Override
+    public <S extends KubernetesObject> S apply(S object) throws ApiException {
+        return writes().apply(object);
+    }
+
+    @Override
+    public <S extends KubernetesObject> S applyOwned(S child) throws ApiException {
+        ObjectWrites.own(child, primary, primaryType);
+        return writes().apply(child);
+    }
+
+    @Override
+    public <S extends KubernetesObject> S updateStatus(S object, Consumer<S> mutator)
+            throws ApiException, InterruptedException {
+        return writes().updateStatus(object, mutator);
+    }
+
+    private ObjectWrites writes() {
+        return new ObjectWrites(apiClient, reconciler, primaryType, time);
+    }
+
+    /** The Event, named like client-go's recorder names them: {@code <object>.<unique hex>}. */
+    CoreV1Event event(String type, String reason, String message) {
+        V1ObjectMeta metadata = primary.getMetadata();
+        OffsetDateTime now = OffsetDateTime.now(time.clock());
+        // Events about cluster-scoped objects live in "default", as kubectl and client-go put them.
+        String namespace = key.namespace() != null ? key.namespace() : "default";
+        String component = "watchkeeper/" + reconciler;
+        V1ObjectReference involved = new V1ObjectReference()
+                .apiVersion(primary.getApiVersion() != null ? primary.getApiVersion() : primaryType.apiVersion())
+                .kind(primary.getKind() != null ? primary.getKind() : primaryType.kind())
+                .namespace(key.namespace())
+                .name(key.name())
+                .uid(metadata == null ? null : metadata.getUid())
+                .resourceVersion(metadata == null ? null : metadata.getResourceVersion());
+        return new CoreV1Event()
+                .metadata(new V1ObjectMeta().namespace(namespace)
+                        .name(key.name() + "." + Long.toHexString(System.nanoTime() ^ time.clock().millis())))
+                .involvedObject(involved)
+                .type(type)
+                .reason(reason)
+                .message(message)
+                .count(1)
+                .firstTimestamp(now)
+                .lastTimestamp(now)
+                .source(new V1EventSource().component(component))
+                .reportingComponent(component);
+    }
+}

@@ -1,0 +1,138 @@
+package dev.watchkeeper.internal.reconcile;
+
+import dev.watchkeeper.reconcile.ReconcilerSettings;
+import dev.watchkeeper.reconcile.SecondaryMapper;
+import dev.watchkeeper.reconcile.TriggerFilter;
+import dev.watchkeeper.store.CachedObject;
+import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.store.Store;
+import dev.watchkeeper.watch.WatchEvent;
+import dev.watchkeeper.watch.WatchEventListener;
+import dev.watchkeeper.internal.watch.WatcherGroup;
+import io.kubernetes.client.common.KubernetesObject;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Turns a reconciler's watch events into queued keys: primary changes through the trigger filter, secondary changes
+ * through their mappers (docs/semantics.md §10). Deletes (a relist's final-state-unknown ones too) forget the keys of
+ * vanished primaries and wake the primaries of vanished secondaries.
+ *
+ * <p>With a debounce, a key an event enqueues is due that long after the event. The queue keeps the earliest due
+ * time of a queued key, so later events of a burst do not push it back: a fixed window from the burst's first
+ * event, and an object that changes without pause is still reconciled once per window. The initial enqueue and
+ * resyncs ({@link #enqueueAll}) are not delayed.
+ *
+ * <p>A trigger filter compares an object with the version this reconciler last let through or skipped; the store
+ * holds only the newest version, so that memory lives here, and only while a filter is set.
+ */
+final class EventKeys<T extends KubernetesObject> {
+
+    private final Store<T> primaries;
+    private final ReconcileQueue queue;
+    private final TriggerFilter<T> filter;
+    private final Duration debounce;
+    private final Map<ObjectKey, T> lastSeen = new ConcurrentHashMap<>();
+
+    /** {@code filter}: {@code null} to reconcile every change; {@code debounce}: zero for none. */
+    EventKeys(Store<T> primaries, ReconcileQueue queue, TriggerFilter<T> filter, Duration debounce) {
+        this.primaries = primaries;
+        this.queue = queue;
+        this.filter = filter;
+        this.debounce = debounce;
+    }
+
+    /**
+     * The filter of {@code settings}' triggers combined with {@code own} by "either" ({@code null}: every change
+     * passes); with a finalizer a started deletion passes too, since it must reach the cleanup.
+     */
+    static <T extends KubernetesObject> TriggerFilter<T> filter(ReconcilerSettings settings, TriggerFilter<T> own,
+            boolean finalizer) {
+        TriggerFilter<T> fromTriggers = settings.triggerFilter();
+        TriggerFilter<T> filter = fromTriggers == null ? own : own == null ? fromTriggers : fromTriggers.or(own);
+        return filter != null && finalizer ? filter.or(TriggerFilter.deletionStarted()) : filter;
+    }
+
+    /**
+     * Listens to the primary watcher; while {@code inert} is true events are ignored (watchers cannot drop a
+     * listener, so a closed reconciler's stays registered but inert).
+     */
+    void listenTo(WatcherGroup<T> primary, BooleanSupplier inert) {
+        primary.addListener(new WatchEventListener<>() {
+            @Override
+            public void onEvent(WatchEvent<T> event) {
+                if (!inert.getAsBoolean()) {
+                    onPrimary(event);
+                }
+            }
+
+            @Override
+            public boolean readsObjects() {
+                return filter != null; // only to compare objects with a trigger filter
+            }
+        });
+    }
+
+    /** Listens to a secondary watcher: each object's primary keys, from {@code mapper}, are queued. */
+    <S extends KubernetesObject> void listenTo(WatcherGroup<S> secondary, SecondaryMapper<S> mapper,
+            BooleanSupplier inert) {
+        secondary.addListener(event -> {
+            if (inert.getAsBoolean()) {
+                return;
+            }
+            S object = event instanceof WatchEvent.Apply<S> apply ? apply.object()
+                    : event instanceof WatchEvent.InitApply<S> apply ? apply.object()
+                    : event instanceof WatchEvent.Delete<S> delete ? delete.object() : null;
+            if (object != null) {
+                Collection<ObjectKey> keys = mapper.map(object);
+                if (keys != null) {
+                    keys.forEach(key -> queue.addAfter(key, debounce));
+                }
+            }
+        });
+    }
+
+    private void onPrimary(WatchEvent<T> event) {
+        if (event instanceof WatchEvent.Apply<T> apply) {
+            onChange(apply.cached());
+        } else if (event instanceof WatchEvent.InitApply<T> apply) {
+            onChange(apply.cached());
+        } else if (event instanceof WatchEvent.Delete<T> delete) {
+            forget(delete.cached().key()); // a relist's vanished objects come as deletes too
+        }
+    }
+
+    /** Queues every primary in the store (once all stores are ready, and on each resync). */
+    void enqueueAll() {
+        for (T object : primaries.list()) {
+            ObjectKey key = ObjectKey.of(object);
+            if (filter != null) {
+                // A watcher started before this reconciler may have delivered the initial list to the store only;
+                // remember those objects, or their first status-only change would look like a first sighting.
+                lastSeen.putIfAbsent(key, object);
+            }
+            queue.add(key);
+        }
+    }
+
+    /** Forgets everything about {@code key} (its object is gone). */
+    void forget(ObjectKey key) {
+        queue.forget(key);
+        lastSeen.remove(key);
+    }
+
+    private void onChange(CachedObject<T> cached) {
+        ObjectKey key = cached.key();
+        if (filter != null) {
+            T object = cached.object();
+            T previous = lastSeen.put(key, object);
+            if (!filter.shouldReconcile(previous, object)) {
+                return;
+            }
+        }
+        queue.addAfter(key, debounce);
+    }
+}

@@ -1,0 +1,262 @@
+package dev.watchkeeper.internal.reconcile;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.resource.ResolvedResource;
+import dev.watchkeeper.resource.ResourceType;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.Pair;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1OwnerReference;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.lang.reflect.Type;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import okhttp3.Call;
+
+/**
+ * The writes a reconciler's context offers (docs/semantics.md §10): server-side apply and a status update that
+ * survives conflicts; and the conflict-safe patches that add and remove a reconciler's {@link Finalizer}. Objects
+ * are written as client-java serializes them; built-in models, custom {@link KubernetesObject} classes and
+ * {@link DynamicKubernetesObject} alike.
+ */
+final class ObjectWrites {
+
+    /** client-go's {@code retry.DefaultRetry}: 5 attempts, 10 ms apart. */
+    static final int STATUS_ATTEMPTS = 5;
+    private static final long STATUS_RETRY_MILLIS = 10;
+    private static final String APPLY_PATCH = "application/apply-patch+yaml";
+    private static final String JSON_PATCH = "application/json-patch+json";
+
+    private final ApiClient client;
+    private final String fieldManager;
+    private final ResourceType<?> primaryType;
+    private final TimeSource time;
+    private final Object pauses = new Object();
+
+    ObjectWrites(ApiClient client, String fieldManager, ResourceType<?> primaryType, TimeSource time) {
+        this.client = Objects.requireNonNull(client, "a reconciler without an ApiClient cannot write");
+        this.fieldManager = fieldManager;
+        this.primaryType = primaryType;
+        this.time = time;
+    }
+
+    /**
+     * Server-side apply of {@code object} as this reconciler's field manager, taking fields from other managers
+     * ({@code force=true}). The body carries {@code apiVersion} and {@code kind} and never {@code managedFields},
+     * {@code resourceVersion} or {@code status}.
+     */
+    <S extends KubernetesObject> S apply(S object) throws ApiException {
+        ResolvedResource resource = resourceOf(object);
+        JsonObject body = tree(object);
+        body.remove("status");
+        JsonObject metadata = body.getAsJsonObject("metadata");
+        if (metadata != null) {
+            metadata.remove("managedFields");
+            metadata.remove("resourceVersion");
+        }
+        body.addProperty("apiVersion", apiVersionOf(object, resource));
+        body.addProperty("kind", kindOf(object));
+        List<Pair> query = List.of(new Pair("fieldManager", fieldManager), new Pair("force", "true"));
+        return send(object, "PATCH", objectPath(resource, object), query, body.toString(), APPLY_PATCH);
+    }
+
+    /** Sets {@code owner} as the controller owner of {@code child} (replacing another controller reference). */
+    static void own(KubernetesObject child, KubernetesObject owner, ResourceType<?> ownerType) {
+        V1ObjectMeta metadata = child.getMetadata();
+        List<V1OwnerReference> references = new ArrayList<>();
+        if (metadata.getOwnerReferences() != null) {
+            metadata.getOwnerReferences().stream()
+                    .filter(reference -> !Boolean.TRUE.equals(reference.getController()))
+                    .forEach(references::add);
+        }
+        references.add(new V1OwnerReference()
+                .apiVersion(owner.getApiVersion() != null ? owner.getApiVersion() : ownerType.apiVersion())
+                .kind(owner.getKind() != null ? owner.getKind() : ownerType.kind())
+                .name(owner.getMetadata().getName())
+                .uid(owner.getMetadata().getUid())
+                .controller(true)
+                .blockOwnerDeletion(true));
+        metadata.setOwnerReferences(references);
+    }
+
+    /**
+     * Applies {@code mutator} to the object and writes its status through the status subresource with the
+     * object's resourceVersion. On 409 Conflict it reads the object again and retries, up to
+     * {@value #STATUS_ATTEMPTS} attempts; when the mutator leaves the status as it was, nothing is written.
+     *
+     * @return the object as stored after the write, or as read when nothing changed
+     */
+    <S extends KubernetesObject> S updateStatus(S object, Consumer<S> mutator)
+            throws ApiException, InterruptedException {
+        ResolvedResource resource = resourceOf(object);
+        String path = objectPath(resource, object);
+        S current = object;
+        for (int attempt = 1; ; attempt++) {
+            S mutated = copy(current);
+            mutator.accept(mutated);
+            if (Objects.equals(statusOf(mutated), statusOf(current))) {
+                return current;
+            }
+            try {
+                return send(object, "PUT", path + "/status", List.of(), tree(mutated), "application/json");
+            } catch (ApiException e) {
+                if (e.getCode() != 409 || attempt == STATUS_ATTEMPTS) {
+                    throw e;
+                }
+            }
+            pause();
+            current = send(object, "GET", path, List.of(), null, "application/json");
+        }
+    }
+
+    /**
+     * Adds {@code finalizer} to the object with a JSON patch that first tests the object's resourceVersion, so a
+     * change since it was read fails the patch (422) instead of being overwritten.
+     *
+     * @return the object as stored after the patch
+     */
+    <S extends KubernetesObject> S addFinalizer(S object, String finalizer) throws ApiException {
+        V1ObjectMeta metadata = object.getMetadata();
+        JsonArray patch = new JsonArray();
+        patch.add(operation("test", "/metadata/resourceVersion", new JsonPrimitive(metadata.getResourceVersion())));
+        if (metadata.getFinalizers() == null || metadata.getFinalizers().isEmpty()) {
+            JsonArray finalizers = new JsonArray();
+            finalizers.add(finalizer);
+            patch.add(operation("add", "/metadata/finalizers", finalizers));
+        } else {
+            patch.add(operation("add", "/metadata/finalizers/-", new JsonPrimitive(finalizer)));
+        }
+        return send(object, "PATCH", objectPath(resourceOf(object), object), List.of(), patch, JSON_PATCH);
+    }
+
+    /**
+     * Removes {@code finalizer} from the object with a JSON patch that first tests that the finalizer is still at
+     * the index it had when read (as kube-rs does), so a concurrent change of the list fails the patch (422)
+     * instead of removing another finalizer. Other changes of the object do not fail it: the cleanup that precedes
+     * this patch need not run again for a status change. An object already gone (404) counts as done.
+     */
+    <S extends KubernetesObject> void removeFinalizer(S object, String finalizer) throws ApiException {
+        int index = object.getMetadata().getFinalizers().indexOf(finalizer);
+        String path = "/metadata/finalizers/" + index;
+        JsonArray patch = new JsonArray();
+        patch.add(operation("test", path, new JsonPrimitive(finalizer)));
+        patch.add(operation("remove", path, null));
+        try {
+            send(object, "PATCH", objectPath(resourceOf(object), object), List.of(), patch, JSON_PATCH);
+        } catch (ApiException e) {
+            if (e.getCode() != 404) {
+                throw e;
+            }
+        }
+    }
+
+    private static JsonObject operation(String op, String path, JsonElement value) {
+        JsonObject operation = new JsonObject();
+        operation.addProperty("op", op);
+        operation.addProperty("path", path);
+        if (value != null) {
+            operation.add("value", value);
+        }
+        return operation;
+    }
+
+    private <S extends KubernetesObject> S send(S like, String method, String path, List<Pair> query, Object body,
+            String contentType) throws ApiException {
+        Map<String, String> headers = new HashMap<>();
+        headers.put("Accept", "application/json");
+        headers.put("Content-Type", contentType);
+        Call call = client.buildCall(null, path, method, query, List.of(), body, headers, Map.of(), Map.of(),
+                new String[] {"BearerToken"}, null);
+        Type type = like.getClass();
+        if (like instanceof DynamicKubernetesObject) {
+            JsonElement raw = client.<JsonElement>execute(call, JsonElement.class).getData();
+            @SuppressWarnings("unchecked")
+            S dynamic = (S) new DynamicKubernetesObject(raw.getAsJsonObject());
+            return dynamic;
+        }
+        return client.<S>execute(call, type).getData();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <S extends KubernetesObject> S copy(S object) {
+        if (object instanceof DynamicKubernetesObject dynamic) {
+            return (S) new DynamicKubernetesObject(dynamic.getRaw().deepCopy());
+        }
+        return (S) gson().fromJson(gson().toJsonTree(object), object.getClass());
+    }
+
+    private static JsonElement statusOf(KubernetesObject object) {
+        return tree(object).get("status");
+    }
+
+    /** The object as JSON: a dynamic object's own tree, a model as client-java serializes it. */
+    private static JsonObject tree(KubernetesObject object) {
+        return object instanceof DynamicKubernetesObject dynamic ? dynamic.getRaw().deepCopy()
+                : gson().toJsonTree(object).getAsJsonObject();
+    }
+
+    /** Where {@code object} lives: its own apiVersion and kind, else its model class, else the primary's type. */
+    private ResolvedResource resourceOf(KubernetesObject object) {
+        if (object.getClass() == primaryType.javaType() && primaryType.isResolved()) {
+            return primaryType.resolved();
+        }
+        ResourceType<?> type;
+        if (object.getApiVersion() != null && object.getKind() != null) {
+            String apiVersion = object.getApiVersion();
+            int slash = apiVersion.indexOf('/');
+            type = new ResourceType<>(DynamicKubernetesObject.class, slash < 0 ? "" : apiVersion.substring(0, slash),
+                    apiVersion.substring(slash + 1), object.getKind(), null, null);
+        } else {
+            type = ResourceType.of(object.getClass());
+        }
+        boolean namespaced = object.getMetadata() != null && object.getMetadata().getNamespace() != null;
+        return new ResolvedResource(type.group(), type.version(), type.likelyPlural(), namespaced);
+    }
+
+    private static String objectPath(ResolvedResource resource, KubernetesObject object) {
+        V1ObjectMeta metadata = Objects.requireNonNull(object.getMetadata(), "the object has no metadata");
+        return resource.collectionPath(metadata.getNamespace()) + "/"
+                + Objects.requireNonNull(metadata.getName(), "the object has no metadata.name");
+    }
+
+    private static String apiVersionOf(KubernetesObject object, ResolvedResource resource) {
+        if (object.getApiVersion() != null) {
+            return object.getApiVersion();
+        }
+        return resource.group().isEmpty() ? resource.version() : resource.group() + "/" + resource.version();
+    }
+
+    private String kindOf(KubernetesObject object) {
+        String kind = object.getKind() != null ? object.getKind()
+                : object.getClass() == primaryType.javaType() ? primaryType.kind()
+                : ResourceType.of(object.getClass()).kind();
+        if (kind == null) {
+            throw new IllegalArgumentException("set apiVersion and kind on the " + object.getClass().getSimpleName()
+                    + " to apply: its class does not say them");
+        }
+        return kind;
+    }
+
+    private void pause() throws InterruptedException {
+        synchronized (pauses) {
+            time.await(pauses, Duration.ofMillis(STATUS_RETRY_MILLIS), () -> false);
+        }
+    }
+
+    private static Gson gson() {
+        return JSON.getGson();
+    }
+}

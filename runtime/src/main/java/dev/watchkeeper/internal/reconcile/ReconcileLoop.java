@@ -1,0 +1,402 @@
+package dev.watchkeeper.internal.reconcile;
+
+import dev.watchkeeper.reconcile.Finalizer;
+import dev.watchkeeper.reconcile.ReconcileFunction;
+import dev.watchkeeper.reconcile.ReconcileListener;
+import dev.watchkeeper.reconcile.ReconcileObserver;
+import dev.watchkeeper.reconcile.ReconcilerSettings;
+import dev.watchkeeper.reconcile.ReconcilerSnapshot;
+import dev.watchkeeper.reconcile.SecondaryMapper;
+import dev.watchkeeper.reconcile.TriggerFilter;
+import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.concurrent.DaemonThreads;
+import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.internal.text.Plural;
+import dev.watchkeeper.internal.watch.Watcher;
+import dev.watchkeeper.internal.watch.WatcherGroup;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BooleanSupplier;
+import java.util.function.DoubleSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs a {@link ReconcileFunction} for the objects of a primary watcher: primary changes, mapped secondary changes
+ * and periodic resyncs put keys on a {@link ReconcileQueue}; {@code concurrency} workers take them, look the object
+ * up in the primary store and reconcile it. Never two reconciles of one key at once (the queue guarantees it), never
+ * more than {@code concurrency} at once, and none before every store of the reconciler is ready.
+ *
+ * <pre>{@code
+ * ReconcileLoop<V1ConfigMap> reconciler = ReconcileLoop.builder("mirror", configMaps, reconcile)
+ *         .owns(secrets)
+ *         .settings(ReconcilerSettings.defaults().withConcurrency(4))
+ *         .build();
+ * reconciler.start();
+ * ...
+ * reconciler.close(Duration.ofSeconds(30));
+ * }</pre>
+ *
+ * <p>Level-based: every add or change of a primary enqueues its key (unless a {@link TriggerFilter} says no), and a
+ * reconcile always sees the latest cached object. <b>Deleted primaries are not reconciled</b>: the object is gone
+ * from the store when a worker takes its key, and clean-up belongs to ownerReferences (garbage collection) or a
+ * {@link Finalizer}, whose cleanup runs while the object is being deleted. A delete forgets the key's failures.
+ *
+ * <p>The watchers are shared, not owned: the reconciler never starts or closes them.
+ */
+public final class ReconcileLoop<T extends KubernetesObject> {
+
+    private static final Logger log = LoggerFactory.getLogger(ReconcileLoop.class);
+    private static final int FAILING_KEYS_SHOWN = 20;
+    private static final Duration AFTER_INTERRUPT = Duration.ofSeconds(1);
+
+    /** A secondary watcher (or one per namespace) and how its objects map to primary keys. */
+    private record Secondary<S extends KubernetesObject>(WatcherGroup<S> watcher, SecondaryMapper<S> mapper) {
+
+        void listen(EventKeys<?> eventKeys, BooleanSupplier inert) {
+            eventKeys.listenTo(watcher, mapper, inert);
+        }
+    }
+
+    private final String name;
+    private final WatcherGroup<T> primary;
+    private final List<Secondary<?>> secondaries;
+    private final ReconcilerSettings settings;
+    private final ReconcilerSnapshot.BackOff backOff;
+
+    private final ReconcileQueue queue;
+    private final EventKeys<T> eventKeys;
+    private final Reconciliation<T> reconciliation;
+    private final Workers workers;
+    private final CompletableFuture<Void> stopped = new CompletableFuture<>();
+
+    private volatile CompletableFuture<Void> ready = new CompletableFuture<>();
+    private volatile boolean started;
+    private volatile boolean stopping;
+    private boolean suspended;
+
+    private ReconcileLoop(Builder<T> builder) {
+        this.name = builder.name;
+        this.primary = builder.primary;
+        this.secondaries = List.copyOf(builder.secondaries);
+        this.settings = builder.settings;
+        this.backOff = ReconcilerSnapshot.BackOff.of(settings.backOffPolicy());
+        this.queue = new ReconcileQueue(builder.time, settings, builder.resyncJitter);
+        if (builder.finalizer != null && builder.apiClient == null) {
+            throw new IllegalStateException("reconciler " + name + " has the finalizer " + builder.finalizer.name()
+                    + " but no ApiClient to add and remove it");
+        }
+        this.eventKeys = new EventKeys<>(primary.store(), queue,
+                EventKeys.filter(settings, builder.filter, builder.finalizer != null), settings.debounce());
+        this.reconciliation = new Reconciliation<>(
+                ReconcileScope.of(name, primary, secondaries(), builder.apiClient, builder.time),
+                new UserCode<>(builder.reconcile, builder.finalizer, builder.observer, builder.listeners),
+                queue, eventKeys);
+        this.workers = new Workers(name, settings.concurrency(), builder.threadFactory, queue, reconciliation,
+                this::stop);
+    }
+
+    /** Starts building a reconciler named {@code name} that reconciles the objects of {@code primary}. */
+    public static <T extends KubernetesObject> Builder<T> builder(String name, Watcher<T> primary,
+            ReconcileFunction<T> reconcile) {
+        return builder(name, WatcherGroup.of(primary), reconcile);
+    }
+
+    /** A reconciler that reconciles the objects of every watcher of {@code primary} (a set of namespaces). */
+    public static <T extends KubernetesObject> Builder<T> builder(String name, WatcherGroup<T> primary,
+            ReconcileFunction<T> reconcile) {
+        return new Builder<>(name, primary, reconcile);
+    }
+
+    /**
+     * Subscribes to the watchers and starts the workers. Workers wait until every store is
+     * ready; then every primary key is enqueued once, so a reconciler started after its watchers misses nothing.
+     */
+    public synchronized void start() {
+        subscribe();
+        workers.startTerm(ready, stopped);
+    }
+
+    /**
+     * Subscribes to the watchers but starts no worker, as a replica that does not lead: keys gather in the queue
+     * (the first sync enqueues every primary) and are worked on from {@link #resume} (docs/semantics.md §14).
+     */
+    public synchronized void startSuspended() {
+        subscribe();
+        suspended = true;
+    }
+
+    /**
+     * Ends the current term without waiting: no new reconcile starts and running ones are interrupted. Queued keys
+     * stay queued for {@link #resume}. A running reconcile that throws after this was cut short, neither a success nor
+     * a failure: no error is counted, no backoff starts and its key is queued again; one that returns normally
+     * succeeded. During a {@link #stop} that drains, the drain ends:
+     * queued keys are dropped. No-op unless working. {@link #awaitSuspended} waits for the workers.
+     */
+    public synchronized void suspend() {
+        if (!started || suspended) {
+            return;
+        }
+        if (stopping) {
+            queue.shutDown(); // a lost Lease never drains: another replica may hold it soon
+        }
+        suspended = true;
+        workers.endTerm();
+    }
+
+    /**
+     * Waits up to {@code wait} for the workers of ended terms to finish, and logs those still running.
+     *
+     * @return whether none is left
+     */
+    public boolean awaitSuspended(Duration wait) {
+        return workers.awaitEnded(wait);
+    }
+
+    /** Starts a new term of workers after {@link #startSuspended} or {@link #suspend}; no-op otherwise. */
+    public synchronized void resume() {
+        if (!suspended || stopping) {
+            return;
+        }
+        suspended = false;
+        workers.startTerm(ready, stopped);
+    }
+
+    private void subscribe() {
+        if (started) {
+            throw new IllegalStateException("reconciler " + name + " was already started");
+        }
+        if (stopping) {
+            throw new IllegalStateException("reconciler " + name + " is closed");
+        }
+        started = true;
+        eventKeys.listenTo(primary, () -> stopping);
+        secondaries.forEach(s -> s.listen(eventKeys, () -> stopping));
+        List<CompletableFuture<Void>> readiness = new ArrayList<>();
+        readiness.add(primary.store().ready());
+        secondaries.forEach(s -> readiness.add(s.watcher().store().ready()));
+        ready = CompletableFuture.allOf(readiness.toArray(CompletableFuture[]::new)).thenRun(() -> {
+            queue.startResyncs(this::enqueueAll);
+            log.info("reconciler {} is ready: reconciling {}", name, Plural.count(primary.store().size(), "object"));
+        });
+    }
+
+    /** Enqueues every primary: once all stores are ready, then at each periodic resync. */
+    private void enqueueAll() {
+        log.debug("reconciler {}: enqueueing all {}", name, Plural.count(primary.store().size(), "object"));
+        eventKeys.enqueueAll();
+    }
+
+    /**
+     * Stops taking new work, without waiting: running reconciles finish; queued keys are dropped, unless the settings
+     * ask for {@link ReconcilerSettings#shutdownDrain() a drain} and workers run: then the keys due now are still
+     * reconciled (client-go's {@code ShutDownWithDrain}), until {@link #close} ends the drain at its grace.
+     */
+    public synchronized void stop() {
+        stopping = true;
+        if (settings.shutdownDrain() && !suspended) {
+            queue.shutDownWithDrain();
+        } else {
+            queue.shutDown();
+        }
+        stopped.complete(null);
+    }
+
+    /**
+     * {@link #stop Stops}, waits up to {@code grace} for running reconciles (and a drain), then drops what is left
+     * queued, interrupts running reconciles and waits a little more. Returns then even if a reconcile ignores its
+     * interrupt: that one is logged (reconciler and key) and shown in the snapshot's {@code stuckKeys}.
+     */
+    public void close(Duration grace) {
+        stop();
+        List<Thread> running = workers.threads();
+        Workers.joinAll(running, grace);
+        int undrained = queue.depth();
+        queue.shutDown();
+        if (undrained > 0) {
+            log.warn("reconciler {}: the shutdown grace of {} ms ended with {} not drained", name, grace.toMillis(),
+                    Plural.count(undrained, "queued key"));
+        }
+        workers.interrupt(running, grace, AFTER_INTERRUPT);
+    }
+
+    /** Closes with the settings' shutdown grace. */
+    public void close() {
+        close(settings.shutdownGrace());
+    }
+
+    /** Re-adds every failing key (terminal ones too) with no delay and starts their backoff over. */
+    public void retryFailingNow() {
+        queue.retryFailingNow();
+    }
+
+    /** Queues {@code key} for a reconcile now (a manual trigger). */
+    public void enqueue(ObjectKey key) {
+        queue.add(key);
+    }
+
+    public String name() {
+        return name;
+    }
+
+    /** The watcher of the primary resource (or the one per namespace of a set). */
+    public WatcherGroup<T> primary() {
+        return primary;
+    }
+
+    /** The watchers of owned and otherwise watched resources. */
+    public List<WatcherGroup<?>> secondaries() {
+        return secondaries.stream().<WatcherGroup<?>>map(Secondary::watcher).toList();
+    }
+
+    public ReconcilerSettings settings() {
+        return settings;
+    }
+
+    /** Whether every store is ready, so reconciles run. */
+    public boolean isReady() {
+        return ready.isDone() && !stopping;
+    }
+
+    /** Whether any worker thread is alive. */
+    public boolean isRunning() {
+        return workers.isRunning();
+    }
+
+    /** How many keys are due now, waiting for a worker; O(1), for gauges. */
+    public int queueDepth() {
+        return queue.depth();
+    }
+
+    /** The queue, for tests that wait until nothing due is left in it. */
+    ReconcileQueue queue() {
+        return queue;
+    }
+
+    /** How many keys are failing; O(1), for gauges. */
+    public int failingKeys() {
+        return queue.failing();
+    }
+
+    /** Totals since start; O(1), for counters. */
+    public ReconcilerSnapshot.Counts counts() {
+        return reconciliation.stats().counts();
+    }
+
+    /** The current state, read when asked (the most recent failing keys, the counts, queue depth, readiness). */
+    public ReconcilerSnapshot snapshot() {
+        ReconcileStats stats = reconciliation.stats();
+        return new ReconcilerSnapshot(name, primary.name(), secondaries.stream().map(s -> s.watcher().name()).toList(),
+                isReady(), queue.depth(), queue.delayed(), queue.inFlight(), settings.concurrency(),
+                stats.lastReconcileAt(), stats.lastResult(), queue.recentFailures(FAILING_KEYS_SHOWN),
+                queue.failing(), stats.counts(), workers.stuckKeys(), queue.rateLimit(), backOff);
+    }
+
+    /** Builds a {@link ReconcileLoop}; everything but name, primary watcher and reconciler has a default. */
+    public static final class Builder<T extends KubernetesObject> {
+
+        private final String name;
+        private final WatcherGroup<T> primary;
+        private final ReconcileFunction<T> reconcile;
+        private final List<Secondary<?>> secondaries = new ArrayList<>();
+        private final List<ReconcileListener> listeners = new ArrayList<>();
+        private ReconcilerSettings settings = ReconcilerSettings.defaults();
+        private TriggerFilter<T> filter;
+        private Finalizer<T> finalizer;
+        private TimeSource time = TimeSource.system();
+        private ThreadFactory threadFactory = DaemonThreads.factory();
+        private DoubleSupplier resyncJitter = () -> ThreadLocalRandom.current().nextDouble();
+        private ReconcileObserver observer = ReconcileObserver.passThrough();
+        private ApiClient apiClient;
+
+        private Builder(String name, WatcherGroup<T> primary, ReconcileFunction<T> reconcile) {
+            if (name == null || name.isBlank()) {
+                throw new IllegalArgumentException("a reconciler needs a name");
+            }
+            this.name = name;
+            this.primary = Objects.requireNonNull(primary, "primary");
+            this.reconcile = Objects.requireNonNull(reconcile, "reconcile");
+        }
+
+        /** A secondary resource whose objects name their primary in a controller ownerReference. */
+        public <S extends KubernetesObject> Builder<T> owns(Watcher<S> secondary) {
+            return watches(secondary, new OwnerReferenceMapper<>(primary.type(), primary.store()));
+        }
+
+        /** A secondary resource whose objects map to primary keys through {@code mapper}. */
+        public <S extends KubernetesObject> Builder<T> watches(Watcher<S> secondary, SecondaryMapper<S> mapper) {
+            return watches(WatcherGroup.of(Objects.requireNonNull(secondary, "secondary")), mapper);
+        }
+
+        /** A secondary resource watched per namespace, whose objects map to primary keys through {@code mapper}. */
+        public <S extends KubernetesObject> Builder<T> watches(WatcherGroup<S> secondary, SecondaryMapper<S> mapper) {
+            secondaries.add(new Secondary<>(Objects.requireNonNull(secondary, "secondary"),
+                    Objects.requireNonNull(mapper, "mapper")));
+            return this;
+        }
+
+        public Builder<T> settings(ReconcilerSettings settings) {
+            this.settings = Objects.requireNonNull(settings, "settings");
+            return this;
+        }
+
+        /** A trigger filter of your own; combined with the settings' triggers by "either". */
+        public Builder<T> filter(TriggerFilter<T> filter) {
+            this.filter = filter;
+            return this;
+        }
+
+        /**
+         * A finalizer added to every object before its first reconcile, whose cleanup runs instead of the
+         * reconcile once the object is being deleted (docs/semantics.md §10). Needs an {@link #apiClient}.
+         */
+        public Builder<T> finalizer(Finalizer<T> finalizer) {
+            this.finalizer = finalizer;
+            return this;
+        }
+
+        public Builder<T> timeSource(TimeSource time) {
+            this.time = Objects.requireNonNull(time, "time");
+            return this;
+        }
+
+        /** Where worker threads come from (virtual threads, say); default daemon platform threads. */
+        public Builder<T> threadFactory(ThreadFactory threadFactory) {
+            this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
+            return this;
+        }
+
+        public Builder<T> observer(ReconcileObserver observer) {
+            this.observer = Objects.requireNonNull(observer, "observer");
+            return this;
+        }
+
+        public Builder<T> listener(ReconcileListener listener) {
+            listeners.add(Objects.requireNonNull(listener, "listener"));
+            return this;
+        }
+
+        /** The client handed to reconciles in their context (and used for Events). */
+        public Builder<T> apiClient(ApiClient apiClient) {
+            this.apiClient = apiClient;
+            return this;
+        }
+
+        /** Where each resync finds its place in its ±10 % window: values in [0, 1); for tests that pin it. */
+        Builder<T> resyncJitter(DoubleSupplier random) {
+            this.resyncJitter = Objects.requireNonNull(random, "random");
+            return this;
+        }
+
+        public ReconcileLoop<T> build() {
+            return new ReconcileLoop<>(this);
+        }
+    }
+}

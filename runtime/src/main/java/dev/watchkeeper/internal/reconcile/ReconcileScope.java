@@ -1,0 +1,38 @@
+package dev.watchkeeper.internal.reconcile;
+
+import dev.watchkeeper.reconcile.ReconcileContext;
+import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.store.Store;
+import dev.watchkeeper.internal.watch.WatcherGroup;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiClient;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a reconciler's reconciles see: its name, its primary watcher, the stores of every watcher by Java type (the
+ * primary's where two share a type), the API client ({@code null} when none was given) and the clock.
+ */
+record ReconcileScope<T extends KubernetesObject>(String name, WatcherGroup<T> primary,
+        Map<Class<?>, Store<?>> stores, ApiClient apiClient, TimeSource time) {
+
+    ReconcileScope {
+        stores = Map.copyOf(stores);
+    }
+
+    /** The scope of a reconciler of {@code primary} that also watches {@code secondaries}. */
+    static <T extends KubernetesObject> ReconcileScope<T> of(String name, WatcherGroup<T> primary,
+            List<WatcherGroup<?>> secondaries, ApiClient apiClient, TimeSource time) {
+        Map<Class<?>, Store<?>> stores = new LinkedHashMap<>();
+        stores.put(primary.type().javaType(), primary.store());
+        secondaries.forEach(s -> stores.putIfAbsent(s.type().javaType(), s.store()));
+        return new ReconcileScope<>(name, primary, stores, apiClient, time);
+    }
+
+    /** The context of attempt {@code attempt} at reconciling {@code object}. */
+    ReconcileContext context(ObjectKey key, int attempt, T object) {
+        return new DefaultReconcileContext(name, key, attempt, apiClient, primary.type(), object, stores, time);
+    }
+}

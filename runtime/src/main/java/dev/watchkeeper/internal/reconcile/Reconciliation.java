@@ -1,0 +1,192 @@
+package dev.watchkeeper.internal.reconcile;
+
+import dev.watchkeeper.reconcile.Finalizer;
+import dev.watchkeeper.reconcile.ReconcileContext;
+import dev.watchkeeper.reconcile.ReconcileListener;
+import dev.watchkeeper.reconcile.ReconcileOutcome;
+import dev.watchkeeper.reconcile.ReconcileResult;
+import dev.watchkeeper.reconcile.TerminalReconcileException;
+import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.internal.watch.FatalErrors;
+import io.kubernetes.client.common.KubernetesObject;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One reconcile of a key and what follows from its outcome: a requeue, a retry or a recorded failure on the
+ * {@link ReconcileQueue}, the counts, and the listeners (docs/semantics.md §10). A {@link ReconcileLoop}'s workers
+ * call {@link #run} for the keys they take.
+ */
+final class Reconciliation<T extends KubernetesObject> {
+
+    private static final Logger log = LoggerFactory.getLogger(ReconcileLoop.class);
+
+    private final ReconcileScope<T> scope;
+    private final String name;
+    private final UserCode<T> code;
+    private final Finalizer<T> finalizer;
+    /** {@code null} without a finalizer. */
+    private final ObjectWrites finalizerWrites;
+    private final ReconcileQueue queue;
+    private final EventKeys<T> eventKeys;
+    private final ReconcileStats stats = new ReconcileStats();
+
+    /** With a finalizer in {@code code}, {@code scope} must have an API client. */
+    Reconciliation(ReconcileScope<T> scope, UserCode<T> code, ReconcileQueue queue, EventKeys<T> eventKeys) {
+        this.scope = scope;
+        this.name = scope.name();
+        this.code = code;
+        this.finalizer = code.finalizer();
+        this.finalizerWrites = finalizer == null ? null
+                : new ObjectWrites(scope.apiClient(), name, scope.primary().type(), scope.time());
+        this.queue = queue;
+        this.eventKeys = eventKeys;
+    }
+
+    /** Totals since start and the latest outcome. */
+    ReconcileStats stats() {
+        return stats;
+    }
+
+    /**
+     * Reconciles {@code key}'s cached object, unless it is gone or waits for a change after a terminal error. With
+     * a finalizer, an object being deleted is cleaned up instead (and skipped when it does not carry the
+     * finalizer), and one without the finalizer gets it before it is reconciled. A reconcile (or cleanup) that
+     * throws once {@code interrupted} says its worker's term ended (leadership lost) was cut short, not failed: it
+     * leaves no failure, count or backoff, and the key is queued again for the next term.
+     */
+    void run(ObjectKey key, BooleanSupplier interrupted) {
+        Optional<T> cached = scope.primary().store().get(key);
+        if (cached.isEmpty()) {
+            eventKeys.forget(key);
+            return;
+        }
+        T object = cached.get();
+        boolean cleanup = finalizer != null && Finalizer.isDeleting(object);
+        if (cleanup && !finalizer.isOn(object)) {
+            return; // being deleted without waiting for us: nothing to reconcile or clean up
+        }
+        String version = object.getMetadata() == null ? null : object.getMetadata().getResourceVersion();
+        FailureLedger.Failure failure = queue.failure(key);
+        if (failure != null && failure.waitsForChange(version)) {
+            return; // a terminal error waits for the object to change
+        }
+        int attempt = failure == null ? 1 : failure.nextAttempt();
+        boolean failing = failure != null;
+        long start = System.nanoTime();
+        ReconcileOutcome outcome;
+        try {
+            outcome = cleanup ? cleanUp(key, attempt, failing, object, start)
+                    : reconcile(key, attempt, failing, object, start);
+        } catch (Throwable thrown) {
+            if (FatalErrors.isFatal(thrown)) {
+                finish(fatal(key, attempt, version, cleanup, thrown, start));
+                throw (VirtualMachineError) thrown;
+            }
+            if (interrupted.getAsBoolean()) {
+                queue.add(key); // in process: runs again once done, when this replica leads again
+                log.debug("reconciler {}: reconcile of {} interrupted by the loss of leadership; left for the next"
+                        + " leader: {}", name, key, String.valueOf(thrown));
+                return;
+            }
+            outcome = failed(key, attempt, version, cleanup, thrown, start);
+        }
+        finish(outcome);
+    }
+
+    private ReconcileOutcome reconcile(ObjectKey key, int attempt, boolean failing, T cached, long start)
+            throws Exception {
+        T object = finalizer == null || finalizer.isOn(cached) ? cached
+                : finalizerWrites.addFinalizer(cached, finalizer.name());
+        ReconcileContext context = scope.context(key, attempt, object);
+        ReconcileResult result = code.observer().observe(name, key, () -> code.reconcile().reconcile(object, context));
+        return succeeded(key, attempt, failing, result == null ? ReconcileResult.done() : result, false, start);
+    }
+
+    /** Runs the cleanup, then removes the finalizer; a failure of either leaves the finalizer for a retry. */
+    private ReconcileOutcome cleanUp(ObjectKey key, int attempt, boolean failing, T object, long start)
+            throws Exception {
+        ReconcileContext context = scope.context(key, attempt, object);
+        code.observer().observe(name, key, () -> {
+            finalizer.cleanup().cleanup(object, context);
+            return null;
+        });
+        finalizerWrites.removeFinalizer(object, finalizer.name());
+        return succeeded(key, attempt, failing, ReconcileResult.done(), true, start);
+    }
+
+    /** {@code failing}: whether the key had a failure when the reconcile began, so the ledger has one to forget. */
+    private ReconcileOutcome succeeded(ObjectKey key, int attempt, boolean failing, ReconcileResult result,
+            boolean cleanup, long start) {
+        if (failing) {
+            queue.forget(key);
+        }
+        if (result.isRequeue()) {
+            queue.addAfter(key, result.requeueAfter());
+            return outcome(key, attempt, ReconcileOutcome.Kind.REQUEUE, result.requeueAfter(), cleanup, start, null);
+        }
+        return outcome(key, attempt, ReconcileOutcome.Kind.DONE, null, cleanup, start, null);
+    }
+
+    private ReconcileOutcome failed(ObjectKey key, int attempt, String version, boolean cleanup, Throwable thrown,
+            long start) {
+        String what = cleanup ? "cleanup" : "reconcile";
+        TerminalReconcileException terminal = terminalIn(thrown);
+        if (terminal != null) {
+            queue.failTerminally(key, attempt, version, terminal);
+            log.warn("reconciler {}: {} of {} failed for good, retried when it changes: {}", name, what, key,
+                    terminal.getMessage());
+            return outcome(key, attempt, ReconcileOutcome.Kind.TERMINAL, null, cleanup, start, terminal);
+        }
+        Duration delay = queue.addRateLimited(key, attempt, version, thrown);
+        log.warn("reconciler {}: {} of {} failed (attempt {}), retrying in {} ms", name, what, key, attempt,
+                delay.toMillis(), thrown);
+        return outcome(key, attempt, ReconcileOutcome.Kind.ERROR, delay, cleanup, start, thrown);
+    }
+
+    /**
+     * A fatal error (docs/semantics.md §10): recorded as the key's failure, so the snapshot names it, but not retried;
+     * the caller throws it on and the reconciler stops.
+     */
+    private ReconcileOutcome fatal(ObjectKey key, int attempt, String version, boolean cleanup, Throwable thrown,
+            long start) {
+        queue.failFatally(key, attempt, version, thrown);
+        log.error("reconciler {} stops: the {} of {} threw {}", name, cleanup ? "cleanup" : "reconcile", key,
+                thrown.getClass().getName(), thrown);
+        return outcome(key, attempt, ReconcileOutcome.Kind.ERROR, null, cleanup, start, thrown);
+    }
+
+    private ReconcileOutcome outcome(ObjectKey key, int attempt, ReconcileOutcome.Kind kind, Duration next,
+            boolean cleanup, long start, Throwable error) {
+        return new ReconcileOutcome(name, key, attempt, kind, next, Duration.ofNanos(System.nanoTime() - start),
+                error, cleanup);
+    }
+
+    private void finish(ReconcileOutcome outcome) {
+        stats.record(outcome, scope.time().clock().millis());
+        for (ReconcileListener listener : code.listeners()) {
+            try {
+                listener.onReconcile(outcome);
+            } catch (Throwable thrown) {
+                if (FatalErrors.isFatal(thrown)) {
+                    throw thrown;
+                }
+                log.error("reconciler {}: a reconcile listener failed", name, thrown);
+            }
+        }
+    }
+
+    /** A terminal exception anywhere in the cause chain counts: observers and proxies may wrap it. */
+    private static TerminalReconcileException terminalIn(Throwable thrown) {
+        Throwable current = thrown;
+        for (int depth = 0; current != null && depth < 10; depth++, current = current.getCause()) {
+            if (current instanceof TerminalReconcileException terminal) {
+                return terminal;
+            }
+        }
+        return null;
+    }
+}

@@ -1,0 +1,187 @@
+package dev.watchkeeper.internal.store;
+
+import dev.watchkeeper.store.CachedObject;
+import dev.watchkeeper.store.LabelSelector;
+import dev.watchkeeper.store.ObjectKey;
+import dev.watchkeeper.store.Store;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link Store} a watcher writes. Its writer calls four verbs and the store knows nothing of watch events: a
+ * relist is <em>mark and sweep</em> (docs/semantics.md §8): {@link #startRelist()} starts a new epoch,
+ * {@link #apply} upserts in place with it, and {@link #finishRelist()} sweeps out what the new list did not mention
+ * and hands it back (the watcher reports those as final-state-unknown deletes). So a relist never holds a second
+ * copy of the cache, unlike buffer-and-swap reflectors, and readers see every object throughout.
+ *
+ * <p>It holds {@link CachedObject}s: an object's model is decoded when a reader first asks for it, and label
+ * selectors read the labels without decoding. An object that cannot be decoded is not served ({@code get} is empty,
+ * {@code list} omits it); the first reader to meet it logs it (once per version) and {@link #undecodableReads()}
+ * counts it.
+ *
+ * <pre>{@code
+ * CacheStore<V1ConfigMap> store = new CacheStore<>("configmaps@default", true);
+ * store.startRelist();
+ * page.forEach(store::apply);
+ * List<CachedObject<V1ConfigMap>> gone = store.finishRelist();
+ * }</pre>
+ */
+public final class CacheStore<T extends KubernetesObject> implements Store<T> {
+
+    private static final Logger log = LoggerFactory.getLogger(CacheStore.class);
+
+    private record Entry<T>(CachedObject<T> object, long epoch) {
+    }
+
+    private final Map<ObjectKey, Entry<T>> entries = new ConcurrentHashMap<>();
+    private final CompletableFuture<Void> ready = new CompletableFuture<>();
+    private final String owner;
+    private final boolean stripManagedFields;
+    private final AtomicLong undecodableReads = new AtomicLong();
+    private volatile long epoch;
+
+    /**
+     * @param owner              the name of the watcher that writes it, for logs
+     * @param stripManagedFields drop {@code metadata.managedFields}, which often outweighs the rest of an object, from
+     *                           models handed in decoded (objects read from JSON leave them behind when read)
+     */
+    public CacheStore(String owner, boolean stripManagedFields) {
+        this.owner = Objects.requireNonNull(owner, "owner");
+        this.stripManagedFields = stripManagedFields;
+    }
+
+    /** A (re)list begins: what it applies from now on is kept by {@link #finishRelist()}, the rest swept. */
+    public void startRelist() {
+        epoch++;
+    }
+
+    /** Puts {@code object} in place of any older version of it. */
+    public void apply(CachedObject<T> object) {
+        if (stripManagedFields && object.isDecoded()) {
+            T model = object.decoded();
+            V1ObjectMeta metadata = model == null ? null : model.getMetadata();
+            if (metadata != null && metadata.getManagedFields() != null) {
+                metadata.setManagedFields(null);
+            }
+        }
+        entries.put(object.key(), new Entry<>(object, epoch));
+    }
+
+    /** Removes the object with this key, if cached. */
+    public void delete(ObjectKey key) {
+        entries.remove(Objects.requireNonNull(key, "key"));
+    }
+
+    /**
+     * The (re)list is complete: removes the objects it did not mention, makes the store {@link #ready()}, and returns
+     * what it removed, for its writer to report as deleted while nobody watched.
+     */
+    public List<CachedObject<T>> finishRelist() {
+        long current = epoch;
+        List<CachedObject<T>> swept = new ArrayList<>();
+        entries.entrySet().removeIf(entry -> {
+            boolean stale = entry.getValue().epoch() < current;
+            if (stale) {
+                swept.add(entry.getValue().object());
+            }
+            return stale;
+        });
+        ready.complete(null);
+        return swept;
+    }
+
+    /** How many cached objects readers found undecodable (each version once); they are not served. */
+    public long undecodableReads() {
+        return undecodableReads.get();
+    }
+
+    @Override
+    public Optional<T> get(ObjectKey key) {
+        Entry<T> entry = entries.get(Objects.requireNonNull(key, "key"));
+        return entry == null ? Optional.empty() : Optional.ofNullable(decoded(entry.object()));
+    }
+
+    /** The cached object with this key, its model not decoded by the call; for reading metadata only. */
+    public Optional<CachedObject<T>> cached(ObjectKey key) {
+        Entry<T> entry = entries.get(Objects.requireNonNull(key, "key"));
+        return entry == null ? Optional.empty() : Optional.of(entry.object());
+    }
+
+    @Override
+    public List<T> list() {
+        return decodedInOrder(entries.entrySet().stream());
+    }
+
+    @Override
+    public List<T> list(String labelSelector) {
+        LabelSelector selector = LabelSelector.parse(labelSelector);
+        return decodedInOrder(entries.entrySet().stream()
+                .filter(e -> selector.matches(e.getValue().object().labels())));
+    }
+
+    @Override
+    public List<T> listInNamespace(String namespace) {
+        return decodedInOrder(entries.entrySet().stream()
+                .filter(e -> Objects.equals(e.getKey().namespace(), namespace)));
+    }
+
+    private List<T> decodedInOrder(Stream<Map.Entry<ObjectKey, Entry<T>>> selected) {
+        List<T> models = new ArrayList<>();
+        selected.sorted(Map.Entry.comparingByKey()).forEach(e -> {
+            T model = decoded(e.getValue().object());
+            if (model != null) {
+                models.add(model);
+            }
+        });
+        return models;
+    }
+
+    /** The model, or {@code null}; the first reader to find it undecodable reports it, on the reader's thread. */
+    private T decoded(CachedObject<T> object) {
+        T model = object.decoded();
+        if (model == null && object.claimReport()) {
+            undecodableReads.incrementAndGet();
+            log.warn("watcher {}: skipped {}; it is not served until a newer version arrives", owner,
+                    object.problem());
+        }
+        return model;
+    }
+
+    /** How many objects are cached, counting any whose model cannot be decoded. */
+    @Override
+    public int size() {
+        return entries.size();
+    }
+
+    @Override
+    public CompletableFuture<Void> ready() {
+        return ready.copy();
+    }
+
+    @Override
+    public boolean awaitReady(Duration timeout) throws InterruptedException {
+        try {
+            ready.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+            return true;
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("the ready future never fails", e);
+        }
+    }
+}

@@ -1,0 +1,376 @@
+package dev.watchkeeper.internal.watch;
+
+import dev.watchkeeper.watch.ErrorKind;
+import dev.watchkeeper.watch.InitialListStrategy;
+import dev.watchkeeper.watch.ListSemantics;
+import dev.watchkeeper.watch.WatchError;
+import dev.watchkeeper.watch.WatchEvent;
+import dev.watchkeeper.watch.WatchOptions;
+import dev.watchkeeper.resource.ResolvedResource;
+import dev.watchkeeper.store.CachedObject;
+import dev.watchkeeper.internal.watch.WatchState.Empty;
+import dev.watchkeeper.internal.watch.WatchState.InitListed;
+import dev.watchkeeper.internal.watch.WatchState.InitPage;
+import dev.watchkeeper.internal.watch.WatchState.InitStream;
+import dev.watchkeeper.internal.watch.WatchState.Watching;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The watcher's transition logic (docs/semantics.md §2–§5): {@link #step} takes a state, makes at most one API call or reads
+ * at most one event through the {@link WatchApi}, and returns the events, the next state and whether to back off.
+ * No threads and no sleeping: the driver ({@link Watcher}) owns those, so every transition is a unit test.
+ *
+ * <p>The machine remembers these facts across steps: the resolved resource (discovered once); whether the last
+ * 410 came without any watch event since the one before — the progress guard that keeps immediate relists from
+ * becoming a hot loop behind a misbehaving proxy; and the last synced resourceVersion (the list's, then each
+ * event's or bookmark's), where a rewatch resumes and a {@link ListSemantics#CACHED} relist asks from. In
+ * {@code CACHED} mode it also remembers whether that version was refused (the next list is then consistent) and
+ * whether the server paged a list at any version; in {@code AUTO} mode, how many streaming lists failed in a row,
+ * and a fallback to list-watch.
+ */
+public final class WatchMachine<T> {
+
+    /** A watch that ends sooner than this without an event is a failure, not a normal server timeout. */
+    static final Duration SHORT_WATCH = Duration.ofSeconds(1);
+
+    /**
+     * In {@code AUTO} mode, this many streaming lists failing in a row with a 5xx or a broken stream fall back to
+     * list-watch (docs/semantics.md §4): enough to tell a server or proxy that breaks streaming from a blip, which
+     * must not cost streaming for the watcher's life, since the fallback is never undone.
+     */
+    static final int STREAMING_FAILURES_BEFORE_FALLBACK = 3;
+
+    private final WatchApi<T> api;
+    private final WatchOptions options;
+    private final Clock clock;
+    private ResolvedResource resource;
+    private boolean streaming;
+    private boolean goneWithoutProgress;
+    private int failedStreamingLists;
+    private String syncedVersion;
+    private boolean syncedVersionRefused;
+    private boolean pagesCachedLists;
+
+    public WatchMachine(WatchApi<T> api, WatchOptions options, Clock clock) {
+        this.api = Objects.requireNonNull(api, "api");
+        this.options = Objects.requireNonNull(options, "options");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.streaming = options.initialList() != InitialListStrategy.LIST_WATCH;
+    }
+
+    /** Takes one step from {@code state}. Never throws for API or stream trouble: those become error events. */
+    public Step<T> step(WatchState<T> state) {
+        Step<T> step = next(state);
+        if (step.next() instanceof InitListed<T> listed) {
+            syncedVersion = listed.resourceVersion();
+        } else if (step.next() instanceof Watching<T> watching && watching.resourceVersion() != null) {
+            syncedVersion = watching.resourceVersion();
+        }
+        return step;
+    }
+
+    /** The last synced resourceVersion: the list's, then each event's or bookmark's; {@code null} before any. */
+    public String syncedVersion() {
+        return syncedVersion;
+    }
+
+    private Step<T> next(WatchState<T> state) {
+        if (state instanceof Empty<T>) {
+            // Init first, without I/O, so listeners (the store) learn that a relist begins even if it then fails.
+            WatchState<T> next = streaming ? new InitStream<>() : new InitPage<>(firstPage());
+            return Step.proceed(List.of(new WatchEvent.Init<>()), next);
+        }
+        if (state instanceof InitPage<T> page) {
+            return listPage(page.request());
+        }
+        if (state instanceof InitStream<T>) {
+            return startStreamingList();
+        }
+        if (state instanceof InitListed<T> listed) {
+            return startWatch(listed.resourceVersion());
+        }
+        return readEvent((Watching<T>) state);
+    }
+
+    /** The resource once discovery (or the declaration) resolved it, else {@code null}. */
+    public ResolvedResource resolvedResource() {
+        return resource;
+    }
+
+    /** Whether the next (re)list streams; false after an {@code AUTO} fallback. */
+    public boolean isStreaming() {
+        return streaming;
+    }
+
+    /**
+     * The first page of a (re)list. {@code CACHED}, as client-go's reflector: any version at first, then the last synced
+     * one or newer, unpaged so that the watch cache serves it — unless the server paged a list at any version (it has
+     * no watch cache for the resource, and an unpaged list would read everything from etcd at once) — and a
+     * consistent list once the server refused that version, until a list succeeds.
+     */
+    private ListRequest firstPage() {
+        if (options.listSemantics() == ListSemantics.CONSISTENT || syncedVersionRefused) {
+            return ListRequest.consistent();
+        }
+        return syncedVersion == null ? ListRequest.anyVersion()
+                : ListRequest.notOlderThan(syncedVersion, pagesCachedLists);
+    }
+
+    private Step<T> listPage(ListRequest request) {
+        ListPage<T> page;
+        try {
+            page = api.list(resource(), request);
+        } catch (ApiFailure failure) {
+            WatchError error = error(ErrorKind.INITIAL_LIST_FAILED, failure);
+            if (failure.code() == 410 && request.continueToken() != null) {
+                // The continue token expired: only a fresh list from page 1 can succeed, so no reason to wait.
+                return gone(error);
+            }
+            if (request.namesVersion() && (failure.code() == 410 || failure.resourceVersionTooLarge())) {
+                // The server cannot list at that version (compacted, or not reached yet): a consistent list it can
+                // always serve, so list that way at once; nothing of this list was delivered yet.
+                syncedVersionRefused = true;
+                return Step.proceed(List.of(new WatchEvent.Failure<>(error)),
+                        new InitPage<>(ListRequest.consistent()));
+            }
+            return Step.backOff(error, new Empty<>());
+        }
+        List<WatchEvent<T>> events = new ArrayList<>(page.items().size() + 1);
+        for (CachedObject<T> item : page.items()) {
+            events.add(new WatchEvent.InitApply<>(item));
+        }
+        for (String undecodable : page.undecodable()) {
+            events.add(failure(ErrorKind.DECODE_FAILED, 0, "skipped an object that cannot be decoded: " + undecodable));
+        }
+        if (!page.isLast() && page.continueToken().equals(request.continueToken())) {
+            // Following the same token again would page for ever, without a failure to slow it down.
+            WatchError error = new WatchError(ErrorKind.INITIAL_LIST_FAILED, 0, "the list of " + describe()
+                    + " answered a continue token with the same token, so it would never end; relisting",
+                    clock.instant());
+            events.add(new WatchEvent.Failure<>(error));
+            return new Step<>(events, new Empty<>(), Step.Outcome.BACK_OFF, error);
+        }
+        if (!page.isLast()) {
+            if (ListRequest.ANY_VERSION.equals(request.resourceVersion())) {
+                pagesCachedLists = true;
+            }
+            return Step.progress(events, new InitPage<>(request.next(page.continueToken())));
+        }
+        if (page.resourceVersion() == null || page.resourceVersion().isEmpty()) {
+            WatchError error = new WatchError(ErrorKind.NO_RESOURCE_VERSION, 0,
+                    "the list of " + describe() + " carried no resourceVersion, so no watch can start from it; relisting",
+                    clock.instant());
+            events.add(new WatchEvent.Failure<>(error));
+            return new Step<>(events, new Empty<>(), Step.Outcome.BACK_OFF, error);
+        }
+        syncedVersionRefused = false;
+        events.add(new WatchEvent.InitDone<>());
+        return Step.progress(events, new InitListed<>(page.resourceVersion()));
+    }
+
+    private Step<T> startStreamingList() {
+        boolean auto = options.initialList() == InitialListStrategy.AUTO;
+        WatchRequest request = new WatchRequest(null, true, auto ? options.autoFallbackAfter() : null);
+        try {
+            return Step.proceed(List.of(), new Watching<>(null, api.watch(resource(), request), clock.instant(),
+                    false, true));
+        } catch (ApiFailure failure) {
+            WatchError error = error(ErrorKind.WATCH_START_FAILED, failure);
+            if (failure.code() == 410) {
+                return gone(error);
+            }
+            if (auto && rejectsStreaming(failure.code())) {
+                return fallBackToListWatch(error);
+            }
+            if (auto && !busyOrDown(failure)) {
+                return streamingListFailed(error);
+            }
+            return Step.backOff(error, new Empty<>());
+        }
+    }
+
+    private Step<T> startWatch(String resourceVersion) {
+        try {
+            return Step.proceed(List.of(), new Watching<>(resourceVersion,
+                    api.watch(resource(), WatchRequest.from(resourceVersion)), clock.instant(), false, false));
+        } catch (ApiFailure failure) {
+            WatchError error = error(ErrorKind.WATCH_START_FAILED, failure);
+            if (failure.code() == 410) {
+                // kube-rs retries the same stale version forever here; only a relist can get past a 410.
+                return gone(error);
+            }
+            return Step.backOff(error, new InitListed<>(resourceVersion));
+        }
+    }
+
+    private Step<T> readEvent(Watching<T> watching) {
+        WireEvent<T> event;
+        try {
+            event = watching.stream().next();
+        } catch (IOException broken) {
+            watching.stream().close();
+            if (watching.initial() && options.initialList() == InitialListStrategy.AUTO && streaming
+                    && elapsedSince(watching.startedAt()).compareTo(options.autoFallbackAfter()) >= 0) {
+                return fallBackToListWatch(new WatchError(ErrorKind.WATCH_START_FAILED, 0,
+                        "the streaming list of " + describe() + " sent no end of its initial events within "
+                                + options.autoFallbackAfter().toSeconds() + "s; falling back to list-watch",
+                        clock.instant()));
+            }
+            String reason = broken.getMessage() == null ? broken.getClass().getSimpleName() : broken.getMessage();
+            WatchError error = new WatchError(ErrorKind.WATCH_FAILED, 0, "watch of " + describe() + " broke: " + reason,
+                    clock.instant());
+            return autoStreamingList(watching) ? streamingListFailed(error) : Step.backOff(error, resumeAfter(watching));
+        }
+        if (event == null) {
+            return endOfStream(watching);
+        }
+        if (event instanceof WireEvent.Change<T> change) {
+            goneWithoutProgress = false;
+            WatchEvent<T> delivered = switch (change.type()) {
+                case DELETED -> new WatchEvent.Delete<>(change.cached(), false);
+                case ADDED, MODIFIED -> watching.initial()
+                        ? new WatchEvent.InitApply<>(change.cached())
+                        : new WatchEvent.Apply<>(change.cached());
+            };
+            return Step.progress(List.of(delivered), watching.advancedTo(change.resourceVersion(), watching.initial()));
+        }
+        if (event instanceof WireEvent.Bookmark<T> bookmark) {
+            goneWithoutProgress = false;
+            if (watching.initial() && bookmark.initialEventsEnd()) {
+                failedStreamingLists = 0;
+                watching.stream().clearDeadline();
+                return Step.progress(List.of(new WatchEvent.InitDone<>()),
+                        watching.advancedTo(bookmark.resourceVersion(), false));
+            }
+            return Step.progress(List.of(), watching.advancedTo(bookmark.resourceVersion(), watching.initial()));
+        }
+        if (event instanceof WireEvent.ErrorStatus<T> status) {
+            watching.stream().close();
+            WatchError error = new WatchError(ErrorKind.WATCH_ERROR, status.code(), errorMessage(watching, status),
+                    clock.instant());
+            if (status.code() == 410) {
+                return gone(error);
+            }
+            return status.code() >= 500 && autoStreamingList(watching)
+                    ? streamingListFailed(error)
+                    : Step.backOff(error, resumeAfter(watching));
+        }
+        WireEvent.Undecodable<T> undecodable = (WireEvent.Undecodable<T>) event;
+        // A poison object must never stall the watcher: report it, skip it, keep reading past its version.
+        return Step.proceed(List.of(failure(ErrorKind.DECODE_FAILED, 0,
+                "skipped an event of " + describe() + " that cannot be decoded: " + undecodable.description())),
+                watching.advancedTo(undecodable.resourceVersion(), watching.initial()));
+    }
+
+    private String errorMessage(Watching<T> watching, WireEvent.ErrorStatus<T> status) {
+        if (status.code() == 410) {
+            return "resourceVersion " + watching.resourceVersion() + " of " + describe() + " is too old (410 "
+                    + status.reason() + "); relisting";
+        }
+        if (status.code() == 0) {
+            return "the watch of " + describe() + " sent an ERROR event without a Status code";
+        }
+        return "the watch of " + describe() + " sent an error " + status.code() + " " + status.reason() + ": "
+                + status.message();
+    }
+
+    private Step<T> endOfStream(Watching<T> watching) {
+        watching.stream().close();
+        Duration lasted = elapsedSince(watching.startedAt());
+        if (autoStreamingList(watching)) {
+            // A proxy that cuts streaming responses short would have the streaming list start over for ever.
+            return streamingListFailed(new WatchError(ErrorKind.WATCH_FAILED, 0, "the streaming list of " + describe()
+                    + " ended after " + lasted.toMillis() + "ms, before the end of its initial events",
+                    clock.instant()));
+        }
+        if (!watching.progressed() && lasted.compareTo(SHORT_WATCH) < 0) {
+            // client-go's "very short watch" guard: a server or proxy that ends every watch at once must not
+            // turn the immediate rewatch into a hot loop.
+            return Step.backOff(new WatchError(ErrorKind.WATCH_FAILED, 0,
+                    "the watch of " + describe() + " ended after " + lasted.toMillis() + "ms without any event",
+                    clock.instant()), resumeAfter(watching));
+        }
+        // A normal server-side timeout: resume from the last version, no relist and no wait.
+        return Step.proceed(List.of(), resumeAfter(watching));
+    }
+
+    /** After a broken watch: resume from the last version, or restart a streaming list that had not finished. */
+    private WatchState<T> resumeAfter(Watching<T> watching) {
+        return watching.initial() || watching.resourceVersion() == null
+                ? new Empty<>()
+                : new InitListed<>(watching.resourceVersion());
+    }
+
+    /** A 410: relist at once, unless the previous 410 had no watch event since — then back off first. */
+    private Step<T> gone(WatchError error) {
+        if (goneWithoutProgress) {
+            return Step.backOff(error, new Empty<>());
+        }
+        goneWithoutProgress = true;
+        return Step.proceed(List.of(new WatchEvent.Failure<>(error)), new Empty<>());
+    }
+
+    private Step<T> fallBackToListWatch(WatchError error) {
+        streaming = false;
+        return Step.proceed(List.of(new WatchEvent.Failure<>(error)), new Empty<>());
+    }
+
+    /**
+     * {@code AUTO}: a streaming list failed in a way that may be the streaming itself — a 5xx, a broken stream, an end
+     * before the initial events did. Back off and stream again; the {@link #STREAMING_FAILURES_BEFORE_FALLBACK}-th
+     * failure in a row backs off and then lists, for good: client-go falls back at once, "making progress is better
+     * than deadlocking", but tries streaming again at its next relist, while this fallback is never undone.
+     */
+    private Step<T> streamingListFailed(WatchError error) {
+        if (++failedStreamingLists < STREAMING_FAILURES_BEFORE_FALLBACK) {
+            return Step.backOff(error, new Empty<>());
+        }
+        streaming = false;
+        return Step.backOff(new WatchError(error.kind(), error.code(), error.message() + "; falling back to list-watch"
+                + " after " + failedStreamingLists + " failed streaming lists in a row", error.at(),
+                error.retryAfter()), new Empty<>());
+    }
+
+    /** Whether the watcher is in the initial phase of an {@code AUTO} streaming list. */
+    private boolean autoStreamingList(Watching<T> watching) {
+        return watching.initial() && options.initialList() == InitialListStrategy.AUTO;
+    }
+
+    private static boolean rejectsStreaming(int code) {
+        return code >= 400 && code < 500 && code != 429;
+    }
+
+    /** A 429 or a refused connection says the server is busy or down, not that streaming fails: stream again. */
+    private static boolean busyOrDown(ApiFailure failure) {
+        return failure.code() == 429 || failure.connectionRefused();
+    }
+
+    private ResolvedResource resource() throws ApiFailure {
+        if (resource == null) {
+            resource = api.resolve();
+        }
+        return resource;
+    }
+
+    private String describe() {
+        return resource == null ? "the resource" : resource.toString();
+    }
+
+    private Duration elapsedSince(Instant start) {
+        return Duration.between(start, clock.instant());
+    }
+
+    private WatchError error(ErrorKind kind, ApiFailure failure) {
+        return new WatchError(kind, failure.code(), failure.getMessage(), clock.instant(), failure.retryAfter());
+    }
+
+    private WatchEvent<T> failure(ErrorKind kind, int code, String message) {
+        return new WatchEvent.Failure<>(new WatchError(kind, code, message, clock.instant()));
+    }
+}

@@ -1,0 +1,372 @@
+package dev.watchkeeper.internal.watch;
+
+import dev.watchkeeper.watch.ErrorKind;
+import dev.watchkeeper.watch.WatchError;
+import dev.watchkeeper.watch.WatchEvent;
+import dev.watchkeeper.watch.WatchEventListener;
+import dev.watchkeeper.watch.WatchOptions;
+import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.watch.WatcherPhase;
+import dev.watchkeeper.watch.WatcherSnapshot;
+import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.resource.ResolvedResource;
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.store.CacheStore;
+import dev.watchkeeper.store.CachedObject;
+import dev.watchkeeper.store.Store;
+import io.kubernetes.client.common.KubernetesObject;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.retry.RetryPolicy;
+import org.springframework.retry.backoff.BackOffInterruptedException;
+import org.springframework.retry.backoff.BackOffPolicy;
+import org.springframework.retry.backoff.SleepingBackOffPolicy;
+
+/**
+ * Lists and watches one resource in one scope on its own thread, forever: a loop of step, deliver, wait. It runs the
+ * {@link WatchMachine}, writes what each step yields to its {@link CacheStore}, hands the events to its
+ * {@link ListenerFanOut}, waits after failures as its {@link FailureStreak} says, and publishes a
+ * {@link WatcherSnapshot} after every transition. Data flows one way: the store is written by the watcher and knows
+ * nothing of it.
+ *
+ * <p>The watcher does not make its transport: it is handed a {@link WatchApi} (or a {@link WatchApi.Factory}); the
+ * HTTP one comes from {@code HttpWatchApi.watcher(client, type)}.
+ *
+ * <pre>{@code
+ * try (Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(apiClient, ResourceType.of(V1ConfigMap.class))
+ *         .scope(WatchScope.namespace("default"))
+ *         .build()) {
+ *     watcher.addListener(event -> log.info("{}", event));
+ *     watcher.start();
+ *     watcher.store().awaitReady(Duration.ofSeconds(30));
+ * }
+ * }</pre>
+ */
+public final class Watcher<T extends KubernetesObject> implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(Watcher.class);
+    private static final Duration CLOSE_WAIT = Duration.ofMillis(900);
+
+    private final String name;
+    private final ResourceType<T> type;
+    private final WatchScope scope;
+    private final WatchApi<T> api;
+    private final WatchMachine<T> machine;
+    private final TimeSource time;
+    private final CacheStore<T> store;
+    private final EventTally tally = new EventTally();
+    private final ListenerFanOut<T> fanOut;
+    private final FailureStreak streak;
+    private final BackOffSettings backOffSettings;
+    private final ThreadFactory threadFactory;
+
+    private volatile WatcherSnapshot snapshot;
+    private volatile boolean closed;
+    private Thread thread;
+
+    private Watcher(Builder<T> builder) {
+        this.name = builder.name != null ? builder.name : builder.scope.derivedWatcherName(builder.type);
+        this.type = builder.type;
+        this.scope = builder.scope;
+        this.time = builder.time;
+        this.api = Objects.requireNonNull(builder.transport.create(builder.scope, builder.options), "transport");
+        this.machine = new WatchMachine<>(api, builder.options, time.clock());
+        this.store = new CacheStore<>(name, builder.options.stripManagedFields());
+        this.fanOut = new ListenerFanOut<>(name, tally, time.clock());
+        this.streak = new FailureStreak(name,
+                builder.retryPolicy != null ? builder.retryPolicy : builder.backOff.retryPolicy(time.clock()),
+                builder.backOffPolicy != null ? builder.backOffPolicy : builder.backOff.backOffPolicy(),
+                builder.backOff.resetAfter(), time,
+                (delay, nextAttemptAt) -> snapshot = snapshotOf(WatcherPhase.BACKING_OFF, delay, nextAttemptAt));
+        this.backOffSettings = builder.backOffPolicy != null ? null : builder.backOff;
+        this.threadFactory = builder.threadFactory;
+        this.snapshot = snapshotOf(WatcherPhase.STARTING, null, null);
+    }
+
+    /** Starts building a watcher on {@code api} (a test double of the transport, say), whatever its scope. */
+    public static <T extends KubernetesObject> Builder<T> builder(WatchApi<T> api, ResourceType<T> type) {
+        Objects.requireNonNull(api, "api");
+        return new Builder<>((scope, options) -> api, type);
+    }
+
+    /** Starts building a watcher whose {@link WatchApi} {@code transport} makes for its scope and options. */
+    public static <T extends KubernetesObject> Builder<T> builder(WatchApi.Factory<T> transport, ResourceType<T> type) {
+        return new Builder<>(Objects.requireNonNull(transport, "transport"), type);
+    }
+
+    /** Adds a listener; events reach listeners after the store, on the watcher's thread. */
+    public void addListener(WatchEventListener<T> listener) {
+        fanOut.add(listener);
+    }
+
+    /** Starts the watcher's thread; the first step discovers the resource if needed, then lists. */
+    public synchronized void start() {
+        if (thread != null) {
+            throw new IllegalStateException("watcher " + name + " was already started");
+        }
+        if (closed) {
+            throw new IllegalStateException("watcher " + name + " is closed");
+        }
+        thread = threadFactory != null ? threadFactory.newThread(this::run) : new Thread(this::run);
+        thread.setName("watchkeeper-" + name);
+        thread.start();
+    }
+
+    /** Ends the current backoff wait and starts the backoff over (e.g. after fixing RBAC or installing a CRD). */
+    public void retryNow() {
+        streak.retryNow();
+    }
+
+    /** Stops the watcher: ends any wait or open watch and returns within about a second. */
+    @Override
+    public void close() {
+        Thread running;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            running = thread;
+        }
+        streak.close();
+        // Cancelling the call ends a blocked read; the watcher's own thread then closes the stream, since closing
+        // an OkHttp response from another thread while it is read is not safe.
+        api.abort();
+        if (running == null) {
+            publish(WatcherPhase.STOPPED);
+            return;
+        }
+        running.interrupt();
+        try {
+            running.join(CLOSE_WAIT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (running.isAlive()) {
+            log.warn("watcher {} did not stop within {} ms", name, CLOSE_WAIT.toMillis());
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public ResourceType<T> type() {
+        return type;
+    }
+
+    public WatchScope scope() {
+        return scope;
+    }
+
+    /** The watcher's cache. */
+    public Store<T> store() {
+        return store;
+    }
+
+    /** The latest published state. */
+    public WatcherSnapshot snapshot() {
+        return snapshot;
+    }
+
+    /** Whether the watcher's thread is still running. */
+    public boolean isRunning() {
+        Thread running = thread;
+        return running != null && running.isAlive();
+    }
+
+    private void run() {
+        WatchState<T> state = new WatchState.Empty<>();
+        try {
+            while (!closed) {
+                Step<T> step = safeStep(state);
+                state = step.next();
+                if (closed) {
+                    break;
+                }
+                deliver(step.events());
+                logFailuresRetriedAtOnce(step);
+                if (step.outcome() == Step.Outcome.PROGRESS) {
+                    streak.progressed();
+                } else if (step.outcome() == Step.Outcome.BACK_OFF) {
+                    if (!streak.failed(step.error())) {
+                        break;
+                    }
+                    streak.await(step.error());
+                }
+                publish(phaseOf(state));
+            }
+        } catch (BackOffInterruptedException interrupted) {
+            if (!closed) {
+                log.warn("watcher {} stops: its backoff was interrupted", name);
+            }
+        } finally {
+            if (state instanceof WatchState.Watching<T> watching) {
+                watching.stream().close();
+            }
+            publish(WatcherPhase.STOPPED);
+        }
+    }
+
+    /** The machine never throws for API trouble; anything else is a bug that must not kill the thread. */
+    private Step<T> safeStep(WatchState<T> state) {
+        try {
+            return machine.step(state);
+        } catch (RuntimeException bug) {
+            if (closed) {
+                return Step.proceed(List.of(), state);
+            }
+            log.error("watcher {} hit an unexpected error; relisting after backoff", name, bug);
+            if (state instanceof WatchState.Watching<T> watching) {
+                watching.stream().close();
+            }
+            return Step.backOff(new WatchError(ErrorKind.WATCH_FAILED, 0,
+                    "unexpected " + bug.getClass().getSimpleName() + " in the watcher; relisting",
+                    time.clock().instant()), new WatchState.Empty<>());
+        }
+    }
+
+    /** Each event goes to the store first, then to the listeners (docs/semantics.md §1). */
+    private void deliver(List<WatchEvent<T>> events) {
+        for (WatchEvent<T> event : events) {
+            if (event instanceof WatchEvent.Init<T>) {
+                store.startRelist();
+            } else if (event instanceof WatchEvent.InitApply<T> apply) {
+                store.apply(apply.cached());
+            } else if (event instanceof WatchEvent.Apply<T> apply) {
+                store.apply(apply.cached());
+            } else if (event instanceof WatchEvent.Delete<T> delete) {
+                store.delete(delete.cached().key());
+            } else if (event instanceof WatchEvent.InitDone<T>) {
+                fanOut.flush();
+                // Objects deleted while the watch was down: reported as deletes before InitDone (semantics §1, §8).
+                for (CachedObject<T> gone : store.finishRelist()) {
+                    fanOut.deliver(new WatchEvent.Delete<>(gone, true));
+                }
+            }
+            fanOut.deliver(event);
+        }
+        fanOut.flush();
+    }
+
+    /**
+     * Logs each failure of a step that goes on without waiting: a skipped object (WARN), a first 410 or the
+     * {@code AUTO} fallback (INFO). The failure a step backs off for is logged once, with its delay, when the wait
+     * begins (or when the watcher gives up).
+     */
+    private void logFailuresRetriedAtOnce(Step<T> step) {
+        for (WatchEvent<T> event : step.events()) {
+            if (event instanceof WatchEvent.Failure<T> failure && failure.error() != step.error()) {
+                if (failure.error().kind() == ErrorKind.DECODE_FAILED) {
+                    log.warn("watcher {}: {}", name, failure.error().message());
+                } else {
+                    log.info("watcher {}: {}", name, failure.error().message());
+                }
+            }
+        }
+    }
+
+    private void publish(WatcherPhase phase) {
+        snapshot = snapshotOf(phase, null, null);
+    }
+
+    private WatcherSnapshot snapshotOf(WatcherPhase phase, Duration delay, Instant nextAttemptAt) {
+        ResolvedResource resolved = machine.resolvedResource();
+        String resource = resolved != null ? resolved.toString() : type.apiVersion() + "/" + type.likelyPlural();
+        WatcherSnapshot.Counts counts = new WatcherSnapshot.Counts(tally.events(), tally.relists(),
+                tally.errors() + store.undecodableReads());
+        return new WatcherSnapshot(name, resource, scope.namespace(), scope.labelSelector(), scope.fieldSelector(),
+                phase, tally.synced() && phase != WatcherPhase.STOPPED, store.size(), machine.syncedVersion(),
+                streak.consecutiveFailures(), delay, nextAttemptAt, tally.lastError(), counts, streak.description(),
+                backOffSettings);
+    }
+
+    private WatcherPhase phaseOf(WatchState<T> state) {
+        if (state instanceof WatchState.InitListed<T>) {
+            return WatcherPhase.WATCHING;
+        }
+        if (state instanceof WatchState.Watching<T> watching) {
+            return watching.initial() ? WatcherPhase.LISTING : WatcherPhase.WATCHING;
+        }
+        return WatcherPhase.LISTING;
+    }
+
+    /** Builds a {@link Watcher}; everything but the transport and type has a default. */
+    public static final class Builder<T extends KubernetesObject> {
+
+        private final WatchApi.Factory<T> transport;
+        private final ResourceType<T> type;
+        private String name;
+        private WatchScope scope = WatchScope.allNamespaces();
+        private WatchOptions options = WatchOptions.defaults();
+        private BackOffSettings backOff = BackOffSettings.clientGo();
+        private BackOffPolicy backOffPolicy;
+        private RetryPolicy retryPolicy;
+        private TimeSource time = TimeSource.system();
+        private ThreadFactory threadFactory;
+
+        private Builder(WatchApi.Factory<T> transport, ResourceType<T> type) {
+            this.transport = transport;
+            this.type = Objects.requireNonNull(type, "type");
+        }
+
+        /** The name in logs, state and metrics; default derived from resource, scope and selectors. */
+        public Builder<T> name(String name) {
+            this.name = name;
+            return this;
+        }
+
+        public Builder<T> scope(WatchScope scope) {
+            this.scope = Objects.requireNonNull(scope, "scope");
+            return this;
+        }
+
+        public Builder<T> options(WatchOptions options) {
+            this.options = Objects.requireNonNull(options, "options");
+            return this;
+        }
+
+        /** The backoff numbers; default client-go's. */
+        public Builder<T> backOff(BackOffSettings backOff) {
+            this.backOff = Objects.requireNonNull(backOff, "backOff");
+            return this;
+        }
+
+        /**
+         * A backoff policy of your own instead of {@link #backOff(BackOffSettings)}'s; if it is a
+         * {@link SleepingBackOffPolicy} its delays show in the snapshot, otherwise they show as unknown.
+         */
+        public Builder<T> backOffPolicy(BackOffPolicy policy) {
+            this.backOffPolicy = policy;
+            return this;
+        }
+
+        /** A retry policy of your own instead of the max-elapsed-time one of {@link #backOff(BackOffSettings)}. */
+        public Builder<T> retryPolicy(RetryPolicy policy) {
+            this.retryPolicy = policy;
+            return this;
+        }
+
+        /** Clock and waiting; tests pass a virtual one. */
+        public Builder<T> timeSource(TimeSource time) {
+            this.time = Objects.requireNonNull(time, "time");
+            return this;
+        }
+
+        /** Where the watcher's thread comes from (virtual threads, say); default a new platform thread. */
+        public Builder<T> threadFactory(ThreadFactory threadFactory) {
+            this.threadFactory = threadFactory;
+            return this;
+        }
+
+        public Watcher<T> build() {
+            return new Watcher<>(this);
+        }
+    }
+}

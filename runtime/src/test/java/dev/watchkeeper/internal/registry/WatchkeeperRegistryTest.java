@@ -1,0 +1,222 @@
+package dev.watchkeeper.internal.registry;
+
+import dev.watchkeeper.registry.ReconcilerDeclaration;
+import dev.watchkeeper.registry.WatcherDeclaration;
+import dev.watchkeeper.registry.WatchkeeperSettings;
+import static dev.watchkeeper.reconcile.TestObjects.configMap;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.reconcile.ReconcilerSettings;
+import dev.watchkeeper.reconcile.ReconcileResult;
+import dev.watchkeeper.reconcile.Trigger;
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.watch.ListSemantics;
+import dev.watchkeeper.watch.WatchOptions;
+import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.watch.Watcher;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Secret;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(10)
+class WatchkeeperRegistryTest {
+
+    @BeforeAll
+    static void pollQuickly() {
+        Awaitility.setDefaultPollInterval(Duration.ofMillis(5));
+    }
+
+    static final ResourceType<V1ConfigMap> CONFIG_MAPS = ResourceType.of(V1ConfigMap.class);
+    static final ResourceType<V1Secret> SECRETS = ResourceType.of(V1Secret.class);
+
+    private final FakeWatcherFactory fakes = new FakeWatcherFactory();
+    private final WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(null), fakes);
+
+    @AfterEach
+    void stop() {
+        registry.stop();
+    }
+
+    @Test
+    void equalDeclarationsShareOneWatcherAndDifferentOnesDoNot() {
+        Watcher<V1ConfigMap> first = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> second = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> inDefault = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("default")));
+        Watcher<V1ConfigMap> selected = registry.watcher(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces().withLabelSelector("app=web")));
+
+        assertThat(second).isSameAs(first);
+        assertThat(inDefault).isNotSameAs(first);
+        assertThat(selected).isNotSameAs(first);
+        assertThat(registry.watchers()).hasSize(3);
+        assertThat(first.name()).isEqualTo("configmaps@all");
+        assertThat(inDefault.name()).isEqualTo("configmaps@default");
+        assertThat(registry.watcher("configmaps@default")).containsSame(inDefault);
+    }
+
+    @Test
+    void aNamedDeclarationOfAnExistingWatcherSharesItUnderBothNames() {
+        Watcher<V1ConfigMap> derived = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> named = registry.watcher(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()).named("all-config"));
+
+        assertThat(named).isSameAs(derived);
+        assertThat(registry.watcher("all-config")).containsSame(derived);
+    }
+
+    @Test
+    void settingsThatDifferByNameMakeSeparateWatchers() {
+        WatchkeeperRegistry tuned = new WatchkeeperRegistry(new RegistryServices(null, null,
+                new WatchkeeperSettings() {
+                    @Override
+                    public BackOffSettings watcherBackOff(String watcherName) {
+                        return watcherName.equals("slow") ? BackOffSettings.clientGo()
+                                .withMaxElapsedTime(Duration.ofMinutes(1)) : BackOffSettings.clientGo();
+                    }
+                }, null, null, null), fakes);
+
+        Watcher<V1ConfigMap> plain = tuned.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> slow = tuned.watcher(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()).named("slow"));
+
+        assertThat(slow).isNotSameAs(plain);
+    }
+
+    @Test
+    void listSemanticsArePartOfTheSharingIdentity() {
+        WatchOptions cached = WatchOptions.defaults().withListSemantics(ListSemantics.CACHED);
+        Watcher<V1ConfigMap> consistent = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> fromCache = registry.watcher(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()).options(cached).named("from-cache"));
+        Watcher<V1ConfigMap> sameCached = registry.watcher(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()).options(cached).named("from-cache"));
+
+        assertThat(fromCache).isNotSameAs(consistent).isSameAs(sameCached);
+    }
+
+    @Test
+    void oneNameForTwoDifferentWatchersFailsNamingBoth() {
+        registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("a")).named("config"));
+
+        assertThatThrownBy(() -> registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.namespace("a")).named("config")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("'config'")
+                .hasMessageContaining("watcher of v1/ConfigMap in namespace a")
+                .hasMessageContaining("watcher of v1/Secret in namespace a");
+    }
+
+    @Test
+    void aGroupIsOneWatcherPerMemberKnownTogetherByItsName() {
+        List<Watcher<V1ConfigMap>> members = registry.watcherGroup("teams", List.of(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("a")).named("teams@a"),
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("b")).named("teams@b")));
+
+        assertThat(members).extracting(Watcher::name).containsExactly("teams@a", "teams@b");
+        assertThat(registry.watchersNamed("teams")).containsExactlyElementsOf(members);
+        assertThat(registry.watchersNamed("teams@b")).containsExactly(members.get(1));
+        assertThat(registry.watcherGroup("teams", List.of(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("a")).named("teams@a"),
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("b")).named("teams@b"))))
+                .as("asked again").containsExactlyElementsOf(members);
+        assertThatThrownBy(() -> registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces())
+                .named("teams"))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("watcher group teams");
+    }
+
+    @Test
+    void aDeclarationsOwnBackOffMakesItsIdentity() {
+        Watcher<V1ConfigMap> plain = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> same = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
+                .backOff(BackOffSettings.clientGo()));
+        Watcher<V1ConfigMap> patient = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
+                .backOff(BackOffSettings.clientGo().withMaxElapsedTime(Duration.ofMinutes(1))).named("patient"));
+
+        assertThat(same).isSameAs(plain);
+        assertThat(patient).isNotSameAs(plain);
+    }
+
+    @Test
+    void aReconcilerNamedLikeAWatcherFailsNamingBoth() {
+        registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()));
+
+        assertThatThrownBy(() -> registry.registerReconciler(declaration("secrets@all")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("watcher of v1/Secret in all namespaces")
+                .hasMessageContaining("reconciler secrets@all (test declaration)");
+    }
+
+    @Test
+    void startsWatchersThenControllersAndStopsEverything() {
+        fakes.api(CONFIG_MAPS).listing(configMap("a", "1"));
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        ReconcileLoop<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("mirror",
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
+                (object, context) -> {
+                    reconciled.add(object.getMetadata().getName());
+                    return ReconcileResult.done();
+                }, 2, Set.of(Trigger.ALL), null, "test declaration"));
+
+        registry.start();
+
+        await().until(() -> reconciled.equals(List.of("a")));
+        assertThat(registry.isRunning()).isTrue();
+        assertThat(registry.reconciler("mirror")).containsSame(reconciler);
+        assertThat(reconciler.settings().concurrency()).isEqualTo(2);
+
+        Watcher<V1Secret> late = registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()));
+        assertThat(late.isRunning()).isTrue();
+
+        registry.stop();
+        assertThat(reconciler.isRunning()).isFalse();
+        assertThat(registry.watchers()).noneMatch(Watcher::isRunning);
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("watchkeeper-"));
+    }
+
+    @Test
+    void settingsOverrideAnnotationConcurrencyAndDeclaredTriggersApply() {
+        WatchkeeperRegistry tuned = new WatchkeeperRegistry(new RegistryServices(null, null,
+                new WatchkeeperSettings() {
+                    @Override
+                    public ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency,
+                            Duration annotationDebounce) {
+                        return ReconcilerSettings.defaults().withConcurrency(7);
+                    }
+                }, null, null, null), fakes);
+
+        ReconcileLoop<V1ConfigMap> reconciler = tuned.registerReconciler(new ReconcilerDeclaration<>("x",
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
+                (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.GENERATION), null, "test"));
+
+        assertThat(reconciler.settings().concurrency()).isEqualTo(7);
+        assertThat(reconciler.settings().triggers()).containsExactly(Trigger.GENERATION);
+    }
+
+    @Test
+    void aDeclaredDebounceReachesTheReconcilersSettings() {
+        ReconcileLoop<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("debounced",
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
+                (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null, "test",
+                Duration.ofSeconds(2), List.of(), null));
+
+        assertThat(reconciler.settings().debounce()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(registry.registerReconciler(declaration("plain")).settings().debounce()).isZero();
+    }
+
+    private ReconcilerDeclaration<V1Secret> declaration(String name) {
+        return new ReconcilerDeclaration<>(name, WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()),
+                List.of(), (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null,
+                "test declaration");
+    }
+}
