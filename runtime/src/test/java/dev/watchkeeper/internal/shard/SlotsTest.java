@@ -1,0 +1,58 @@
+package dev.watchkeeper.internal.shard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class SlotsTest {
+
+    @Test
+    void aSlotHoldsTheHashesWhoseTopSevenBitsAreItsNumber() {
+        assertThat(Slots.slotOf(0)).isZero();
+        assertThat(Slots.slotOf(0x01ff_ffff_ffff_ffffL)).isZero();
+        assertThat(Slots.slotOf(0x0200_0000_0000_0000L)).isEqualTo(1);
+        assertThat(Slots.slotOf(-1L)).isEqualTo(127);
+        assertThat(Slots.of(127).contains(0xfe00_0000_0000_0000L)).isTrue();
+        assertThat(Slots.of(127).contains(0xfdff_ffff_ffff_ffffL)).isFalse();
+    }
+
+    @Test
+    void adjacentSlotsMakeOneRangeAndTheLastRunsToTheTopOfTheSpace() {
+        ShardRanges ranges = Slots.of(0, 1, 2, 64, 126, 127).ranges().orElseThrow();
+
+        assertThat(ranges.ranges()).containsExactly(HashRange.of(0, 3L << 57), HashRange.of(1L << 63, 65L << 57),
+                HashRange.toTop(126L << 57));
+        assertThat(Slots.all().ranges().orElseThrow()).isEqualTo(ShardRanges.all());
+        assertThat(Slots.none().ranges()).isEmpty();
+        assertThat(Slots.of(0, 1, 2, 64, 126, 127)).hasToString("[0-2,64,126-127]");
+    }
+
+    @Test
+    void theRangesHoldExactlyTheHashesTheSlotsHold() {
+        Random random = new Random(42);
+        for (int round = 0; round < 200; round++) {
+            Slots slots = new Slots(random.nextLong(), random.nextLong());
+            ShardRanges ranges = slots.ranges().orElseThrow();
+            for (int i = 0; i < 200; i++) {
+                long hash = random.nextLong();
+                assertThat(ranges.contains(hash)).as("%s holds %x", slots, hash).isEqualTo(slots.contains(hash));
+            }
+        }
+    }
+
+    @Test
+    void setOperations() {
+        Slots a = Slots.of(1, 2, 70);
+        Slots b = Slots.of(2, 3, 70, 100);
+
+        assertThat(a.union(b)).isEqualTo(Slots.of(1, 2, 3, 70, 100));
+        assertThat(a.intersection(b)).isEqualTo(Slots.of(2, 70));
+        assertThat(a.minus(b)).isEqualTo(Slots.of(1));
+        assertThat(Slots.all().size()).isEqualTo(Slots.COUNT);
+        assertThat(Slots.of(0, 127).fraction()).isEqualTo(2.0 / 128);
+        assertThat(Slots.none().isEmpty()).isTrue();
+        assertThatThrownBy(() -> Slots.of(128)).hasMessageContaining("slot 128 is not between 0 and 127");
+    }
+}
