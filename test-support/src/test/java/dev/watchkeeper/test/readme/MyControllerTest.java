@@ -1,11 +1,15 @@
 package dev.watchkeeper.test.readme;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import dev.watchkeeper.test.controlplane.RealKubeApi;
 import dev.watchkeeper.test.controlplane.TestNamespace;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 // tag::real-kube-api[]
@@ -13,9 +17,15 @@ import org.junit.jupiter.api.Test;
 class MyControllerTest {
     @Test
     void reconciles(KubeControlPlane plane, TestNamespace namespace) throws Exception {
-        V1ConfigMap configMap = new V1ConfigMap().metadata(new V1ObjectMeta().name("app-config"));
-        new CoreV1Api(plane.apiClient()).createNamespacedConfigMap(namespace.name(), configMap).execute();
-        // … then start your controller on plane.kubeconfig() and assert what it did
+        CoreV1Api api = new CoreV1Api(plane.apiClient());
+        api.createNamespacedConfigMap(namespace.name(),
+                new V1ConfigMap().metadata(new V1ObjectMeta().name("app-config"))).execute();
+
+        try (MyController controller = MyController.start(plane.kubeconfig(), namespace.name())) {
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+                    api.readNamespacedConfigMap("app-config", namespace.name()).execute().getMetadata().getLabels())
+                    .containsEntry("reconciled", "true"));
+        }
     }
 }
 // end::real-kube-api[]
