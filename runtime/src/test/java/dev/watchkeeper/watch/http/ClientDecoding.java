@@ -11,7 +11,6 @@ import com.google.gson.stream.JsonWriter;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.JSON;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Status;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,7 +19,6 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The client's own decoding, which the byte readers are held to. Gson reads the text into a tree as the client's Gson
@@ -28,7 +26,8 @@ import java.util.Map;
  * reflection, with the client's adapters for times, dates and bytes and its {@code managedFields} rule. The client's
  * model adapters also reject fields the models do not know and check required fields; client-go does neither, and
  * nor does the watcher, so this leaves them out ({@link #model} checks that where the client's own Gson accepts an
- * object, it decodes it alike). A watch line is read as client-java's {@code Watch} reads one.
+ * object, it decodes it alike). A watch line is read as client-java's {@code Watch} reads one, but for a bookmark
+ * only the two fields the watcher reads.
  */
 final class ClientDecoding {
 
@@ -81,14 +80,11 @@ final class ClientDecoding {
                         : new Outcome.Change(eventType, written(model));
             }
             case "BOOKMARK" -> {
-                T model = model(object, type);
-                if (model == null) {
-                    return new Outcome.Rejected("client: a bookmark without an object of the type");
-                }
-                V1ObjectMeta metadata = model.getMetadata();
-                Map<String, String> annotations = metadata == null ? null : metadata.getAnnotations();
-                return Outcome.bookmark(metadata == null ? null : metadata.getResourceVersion(),
-                        annotations != null && "true".equals(annotations.get(INITIAL_EVENTS_END)));
+                // A bookmark's object is empty but for these two fields, which are all the watcher reads: the client
+                // decodes the whole object, and rejects the line when a field nobody uses has the wrong type.
+                JsonElement metadata = member(object, "metadata");
+                return Outcome.bookmark(string(member(metadata, "resourceVersion")),
+                        "true".equals(string(member(member(metadata, "annotations"), INITIAL_EVENTS_END))));
             }
             case "ERROR" -> {
                 V1Status status = model(object, V1Status.class);
@@ -126,6 +122,16 @@ final class ClientDecoding {
                     : new Outcome.Change(null, written(model)));
         }
         return outcomes;
+    }
+
+    /** The member {@code name} of {@code element} if it is an object, else {@code null}. */
+    private static JsonElement member(JsonElement element, String name) {
+        return element instanceof JsonObject object ? object.get(name) : null;
+    }
+
+    /** A string field as the client's models read it: any JSON primitive as its text, else {@code null}. */
+    private static String string(JsonElement element) {
+        return element != null && element.isJsonPrimitive() ? element.getAsString() : null;
     }
 
     /** {@code model} as a JSON tree to compare. */

@@ -2,10 +2,13 @@ package dev.watchkeeper.watch.http;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
+import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
@@ -80,7 +83,7 @@ final class GeneratedJson {
             return json;
         }
         if (pick < 6) {
-            return java.util.Arrays.copyOf(json, random.nextInt(json.length));
+            return Arrays.copyOf(json, random.nextInt(json.length));
         }
         byte[] bytes = json;
         for (int edits = 1 + random.nextInt(3); edits > 0; edits--) {
@@ -256,7 +259,7 @@ final class GeneratedJson {
     }
 
     /** A JSON string: plain runs, escapes, multi-byte characters raw and escaped, rarely a long run or oddities. */
-    String string() {
+    private String string() {
         StringBuilder out = new StringBuilder("\"");
         for (int pieces = random.nextInt(10); pieces > 0; pieces--) {
             int pick = random.nextInt(100);
@@ -297,7 +300,7 @@ final class GeneratedJson {
 
     private String escaped(char c) {
         String hex = String.format("%04x", (int) c);
-        return "\\u" + (random.nextBoolean() ? hex : hex.toUpperCase(java.util.Locale.ROOT));
+        return "\\u" + (random.nextBoolean() ? hex : hex.toUpperCase(Locale.ROOT));
     }
 
     private String digits() {
@@ -319,8 +322,8 @@ final class GeneratedJson {
         if (random.nextInt(5) == 0) {
             return string();
         }
-        String uuid = new java.util.UUID(random.nextLong(), random.nextLong()).toString();
-        return quoted(random.nextInt(10) == 0 ? uuid.toUpperCase(java.util.Locale.ROOT) : uuid);
+        String uuid = new UUID(random.nextLong(), random.nextLong()).toString();
+        return quoted(random.nextInt(10) == 0 ? uuid.toUpperCase(Locale.ROOT) : uuid);
     }
 
     private String quantity() {
