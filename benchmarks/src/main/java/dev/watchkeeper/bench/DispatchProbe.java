@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * What scenario 4's no-op reconciler records for one implementation: how many reconciles ran, how many of one key
+ * What the dispatch scenario's no-op reconciler records for one implementation: how many reconciles ran, how many of one key
  * and how many overall ran at once, and the time from enqueue to reconcile start. Each implementation has its own,
  * so the peer and ours never share a counter.
  */

@@ -1,7 +1,7 @@
 package dev.watchkeeper.bench;
 
 /**
- * One controller under scenario 4: 8 workers and the no-op reconciler of its own {@link DispatchProbe}, fed by its
+ * One controller under the dispatch scenario: 8 workers and the no-op reconciler of its own {@link DispatchProbe}, fed by its
  * own {@link SyntheticWatchApi}. Both implementations get the same keys, the same direct enqueues and the same
  * watch events; what differs is the queue and the path from watch event to queue.
  */

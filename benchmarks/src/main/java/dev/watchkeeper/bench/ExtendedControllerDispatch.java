@@ -14,7 +14,7 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 
 /**
- * The peer under scenario 4: client-java-extended 25's {@link DefaultController}, built the way its docs build one
+ * The peer under the dispatch scenario: client-java-extended 25's {@link DefaultController}, built the way its docs build one
  * ({@link ControllerBuilder#defaultBuilder}, which gives it a {@code DefaultRateLimitingQueue}), fed by client-java
  * 27's {@link SharedIndexInformer} reading the synthetic API through {@link WatchApiListerWatcher}.
  */

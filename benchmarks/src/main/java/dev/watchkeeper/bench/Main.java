@@ -17,7 +17,7 @@ import java.util.List;
  */
 public final class Main {
 
-    /** {@code --events=N}: scenario 1's event count instead of the size's default (for profiling). */
+    /** {@code --events=N}: the watch scenario's event count instead of the size's default (for profiling). */
     private static int eventsOverride;
 
     private Main() {

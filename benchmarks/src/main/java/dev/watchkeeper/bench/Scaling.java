@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The scaling curve: scenario 2's measurement ({@link SyncChild}: time to ready, steady heap, relist peak) at growing
- * numbers of small ConfigMaps ({@link ConfigMapBytes#small}, served by {@link ScalingServer}), ours and the informer
- * side by side. Each round of each implementation runs in a fresh JVM with the size's heap, one JVM at a time, which
- * exits when it runs out of heap ({@code -XX:+ExitOnOutOfMemoryError}); that is recorded, not retried. Prints the
+ * The scaling curve: the sync scenario's measurement ({@link SyncChild}: time to ready, steady heap, relist peak) at
+ * growing numbers of small ConfigMaps ({@link ConfigMapBytes#small}, served by {@link ScalingServer}), ours and the
+ * informer side by side. Each round of each implementation runs in a fresh JVM with the size's heap, one JVM at a time,
+ * which exits when it runs out of heap ({@code -XX:+ExitOnOutOfMemoryError}); that is recorded, not retried. Prints the
  * table and draws the curve ({@link ScalingPlot}).
  */
 final class Scaling {

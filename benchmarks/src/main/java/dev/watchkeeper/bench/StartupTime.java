@@ -127,7 +127,7 @@ final class StartupTime {
                 + "when the machine is shared; CPU time much less", ms(oursCpu.median() - baseCpu.median()),
                 ms(cpuAtSynced.median() - baseCpu.median())));
         double added = ours.median() - base.median();
-        table.note(String.format("goal (issue 15): run() ≤ +%,d ms over the baseline: %s (%s); the time to all "
+        table.note(String.format("goal: run() ≤ +%,d ms over the baseline: %s (%s); the time to all "
                 + "synced must not grow (compare with an earlier run's)", GOAL_ADDED_MILLIS,
                 added <= GOAL_ADDED_MILLIS ? "met" : "MISSED", String.format("%+,.0f ms", added)));
         table.print();

@@ -10,7 +10,7 @@ import dev.watchkeeper.internal.watch.Watcher;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 
-/** Ours under scenario 4: a {@link Watcher} on the synthetic API and a {@link ReconcileLoop} with 8 workers. */
+/** Ours under the dispatch scenario: a {@link Watcher} on the synthetic API and a {@link ReconcileLoop} with 8 workers. */
 final class WatchkeeperDispatch extends DispatchTarget {
 
     private final Watcher<V1ConfigMap> watcher;

@@ -1,5 +1,7 @@
 package dev.watchkeeper.test.watch;
 
+import static org.awaitility.Awaitility.await;
+
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -7,7 +9,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -34,24 +36,34 @@ final class ServerProcess implements AutoCloseable {
     }
 
     /** Starts the process and waits until it serves. */
-    static ServerProcess start(int objects) throws IOException, InterruptedException {
+    static ServerProcess start(int objects) throws IOException {
         Path output = Files.createTempFile("server-process", ".log");
         String java = ProcessHandle.current().info().command().orElse("java");
         Process process = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
                 ServerProcess.class.getName(), Integer.toString(objects))
                 .redirectErrorStream(true).redirectOutput(output.toFile()).start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline && process.isAlive()) {
-            List<String> lines = Files.readAllLines(output);
-            for (String line : lines) {
-                if (line.startsWith(URL_LINE)) {
-                    return new ServerProcess(process, line.substring(URL_LINE.length()).trim());
-                }
-            }
-            Thread.sleep(50); // polling the child's output file for its first line
+        try {
+            String url = await("the server process's URL line").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(50)).until(() -> urlLine(output, process), Objects::nonNull);
+            return new ServerProcess(process, url);
+        } catch (RuntimeException e) { // not started in time, ended, or its output unreadable
+            process.destroyForcibly();
+            throw new IllegalStateException("the server process did not start: " + Files.readString(output), e);
         }
-        process.destroyForcibly();
-        throw new IllegalStateException("the server process did not start: " + Files.readString(output));
+    }
+
+    /** The URL the child printed, or {@code null} while it has not; fails once the child ended without one. */
+    private static String urlLine(Path output, Process process) throws IOException {
+        boolean ended = !process.isAlive(); // read before the file, so a line printed just before the end counts
+        for (String line : Files.readAllLines(output)) {
+            if (line.startsWith(URL_LINE)) {
+                return line.substring(URL_LINE.length()).trim();
+            }
+        }
+        if (ended) {
+            throw new IllegalStateException("the server process ended with code " + process.exitValue());
+        }
+        return null;
     }
 
     String url() {

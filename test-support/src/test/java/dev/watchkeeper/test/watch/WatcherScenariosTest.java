@@ -89,7 +89,6 @@ class WatcherScenariosTest {
         }
     }
 
-    // 1
     @Test
     void paginatedInitialListThenWatch() {
         script()
@@ -119,7 +118,6 @@ class WatcherScenariosTest {
         stub.assertNoViolations();
     }
 
-    // 2
     @Test
     void streamingListEmitsInitInitApplyAndInitDoneOnOneWatch() {
         script().watch(events(added(cm("a", "5")), added(cm("b", "6")), initialEventsEnd("7"),
@@ -138,7 +136,6 @@ class WatcherScenariosTest {
         stub.assertNoViolations();
     }
 
-    // 3
     @Test
     void streamingListStartsOverAfterAnExpiredError() {
         script()
@@ -158,7 +155,6 @@ class WatcherScenariosTest {
         stub.assertScriptConsumed();
     }
 
-    // 3b
     @Test
     void cachedListsAnyVersionFirstRelistsAtTheLastSyncedVersionAndFallsBackWhenItIsTooLarge() {
         script()
@@ -188,7 +184,6 @@ class WatcherScenariosTest {
         stub.assertScriptConsumed();
     }
 
-    // 4
     @Test
     void brokenWatchResumesFromTheLastVersionWithoutRelisting() {
         script()
@@ -206,7 +201,6 @@ class WatcherScenariosTest {
         stub.assertScriptConsumed();
     }
 
-    // 5
     @Test
     void endOfStreamRewatchesFromTheLastVersionAtOnce() {
         script()
@@ -224,7 +218,6 @@ class WatcherScenariosTest {
         assertThat(time.elapsed()).isZero();
     }
 
-    // 6
     @Test
     void expiredVersionAtWatchStartRelistsAtOnce() {
         script()
@@ -242,7 +235,6 @@ class WatcherScenariosTest {
         assertThat(time.sleeps()).isEmpty();
     }
 
-    // 7
     @Test
     void failingListBacksOffOnTheClientGoCurve() {
         PathScript script = script();
@@ -267,7 +259,6 @@ class WatcherScenariosTest {
         assertThat(stub.listRequests(PATH)).hasSize(6);
     }
 
-    // 8
     @Test
     void backoffStartsOverWhenThePreviousOneIsOlderThanTheResetTimer() {
         script()
@@ -295,7 +286,6 @@ class WatcherScenariosTest {
         assertBetween(sleeps.get(2), 800, 1_600);
     }
 
-    // 9
     @Test
     void maxElapsedTimeStopsTheWatcher() {
         PathScript script = script();
@@ -303,20 +293,20 @@ class WatcherScenariosTest {
             script.list(serviceUnavailable());
         }
 
-        Watcher<V1ConfigMap> watcher = start(WatchOptions.defaults(),
-                BackOffSettings.clientGo().withMaxElapsedTime(Duration.ofSeconds(10)));
+        // client-go's curve without jitter: the attempts fail at 0, 0.8, 2.4, 5.6 and 12 s; the fifth is the first
+        // past the 10 s limit.
+        Watcher<V1ConfigMap> watcher = start(WatchOptions.defaults(), new BackOffSettings(Duration.ofMillis(800), 2.0,
+                Duration.ofSeconds(30), 0.0, Duration.ofSeconds(120), Duration.ofSeconds(10)));
 
         await().atMost(WAIT).until(() -> watcher.snapshot().phase() == WatcherPhase.STOPPED);
         await().atMost(WAIT).until(() -> !watcher.isRunning());
-        int requests = stub.listRequests(PATH).size();
-        assertThat(requests).isBetween(4, 5);
-        assertThat(time.sleeps()).hasSize(requests - 1);
+        assertThat(time.sleeps()).containsExactly(Duration.ofMillis(800), Duration.ofMillis(1_600),
+                Duration.ofMillis(3_200), Duration.ofMillis(6_400));
         assertThat(watcher.snapshot().lastError().code()).isEqualTo(503);
-        assertThat(stub.listRequests(PATH)).as("no request after stopping").hasSize(requests);
+        assertThat(stub.listRequests(PATH)).as("no request after stopping").hasSize(5);
         assertThat(stub.scriptConsumed()).isFalse();
     }
 
-    // 10
     @Test
     void bookmarksAdvanceTheResumeVersion() {
         script()
@@ -331,7 +321,6 @@ class WatcherScenariosTest {
         assertThat(time.sleeps()).isEmpty();
     }
 
-    // 11
     @Test
     void brokenLineFailsTheWatchButAnUndecodableObjectIsSkipped() {
         script()
@@ -369,7 +358,6 @@ class WatcherScenariosTest {
                 .contains("default/bad", "resourceVersion 4"));
     }
 
-    // 12
     @Test
     void forbiddenSaysWhatToGrantAndBacksOff() {
         PathScript script = script();
@@ -391,7 +379,6 @@ class WatcherScenariosTest {
         assertThat(watcher.snapshot().phase()).isEqualTo(WatcherPhase.BACKING_OFF);
     }
 
-    // 12b
     @Test
     void missingCrdSaysSoAndBacksOff() {
         String widgets = "/apis/example.com/v1/namespaces/default/widgets";
@@ -416,7 +403,6 @@ class WatcherScenariosTest {
         });
     }
 
-    // 12c
     @Test
     void missingCrdOfAKindDeclaredWithoutItsPluralNamesTheCrd() {
         // Without a plural the watcher discovers it first; a CRD that is not installed makes its group-version 404.
@@ -437,7 +423,6 @@ class WatcherScenariosTest {
         });
     }
 
-    // 12d
     @Test
     void aGroupVersionWithoutTheKindNamesTheMissingCrd() {
         stub.resource("example.com/v1", "gadgets", "Gadget", true);
@@ -454,7 +439,6 @@ class WatcherScenariosTest {
         });
     }
 
-    // 13
     @Test
     void relistSweepsObjectsThatAreGoneAndReportsThemAsDeletesBeforeInitDone() {
         script()
@@ -475,7 +459,6 @@ class WatcherScenariosTest {
         assertThat(watcher.snapshot().counts().relists()).isEqualTo(1);
     }
 
-    // 14
     @Test
     void closeReturnsWithinOneSecondFromAnOpenWatch() {
         script().list(page(cm("a", "5")).resourceVersion("5")).watch(events().thenStayOpen());
@@ -492,7 +475,6 @@ class WatcherScenariosTest {
         assertThat(watcher.snapshot().phase()).isEqualTo(WatcherPhase.STOPPED);
     }
 
-    // 14b
     @Test
     void closeReturnsWithinOneSecondFromABackoff() {
         script().list(serviceUnavailable());
@@ -509,7 +491,6 @@ class WatcherScenariosTest {
         assertThat(stub.listRequests(PATH)).hasSize(1);
     }
 
-    // 15
     @Test
     void proxyEndingEveryWatchAtOnceDoesNotHotLoop() {
         PathScript script = script().list(page(cm("a", "5")).resourceVersion("5"));

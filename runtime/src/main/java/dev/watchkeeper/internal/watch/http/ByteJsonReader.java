@@ -5,6 +5,7 @@ import com.google.gson.stream.JsonToken;
 import com.google.gson.stream.MalformedJsonException;
 import java.io.IOException;
 import java.io.Reader;
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -195,14 +196,22 @@ final class ByteJsonReader extends JsonReader {
         return value;
     }
 
+    /** A string holding the number is read as the client's tree reads one: {@link Long#parseLong} only. */
     @Override
     public long nextLong() throws IOException {
-        return integral(numberOrString(JsonToken.NUMBER), "a long");
+        boolean quoted = peek() == JsonToken.STRING;
+        String text = numberOrString(JsonToken.NUMBER);
+        return quoted ? Long.parseLong(text) : integral(text, "a long");
     }
 
+    /** A string holding the number is read as the client's tree reads one: {@link Integer#parseInt} only. */
     @Override
     public int nextInt() throws IOException {
+        boolean quoted = peek() == JsonToken.STRING;
         String text = numberOrString(JsonToken.NUMBER);
+        if (quoted) {
+            return Integer.parseInt(text);
+        }
         long value = integral(text, "an int");
         if ((int) value != value) {
             throw new NumberFormatException("Expected an int but was " + text + locationString());
@@ -466,17 +475,21 @@ final class ByteJsonReader extends JsonReader {
         return i;
     }
 
-    /** The whole number {@code text} says, as Gson reads one: plain, or a decimal or exponent with no fraction. */
+    /**
+     * The whole number {@code text} says: plain, or a decimal or exponent with no fraction, taken exactly. Gson's own
+     * reader goes through a double, which rounds past 2^53 and saturates past the long range, where the client's
+     * models, read from a tree, take the exact value (or truncate it); so anything but an exact long throws, and the
+     * object is read as a tree.
+     */
     private long integral(String text, String expected) {
         try {
             return Long.parseLong(text);
         } catch (NumberFormatException notPlain) {
-            double value = Double.parseDouble(text);
-            long result = (long) value;
-            if (result != value) {
+            try {
+                return new BigDecimal(text).longValueExact();
+            } catch (ArithmeticException notExact) {
                 throw new NumberFormatException("Expected " + expected + " but was " + text + locationString());
             }
-            return result;
         }
     }
 

@@ -5,6 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.TypeAdapter;
 import com.google.gson.stream.JsonReader;
+import com.google.gson.stream.JsonToken;
 import io.kubernetes.client.common.KubernetesObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
@@ -49,7 +50,8 @@ final class ObjectDecoder<T extends KubernetesObject> implements CachedObject.De
                     ? new ByteJsonReader(json, ModelGson.strings())
                     : new JsonReader(new StringReader(new String(json, StandardCharsets.UTF_8)))) {
                 T object = adapter.read(reader);
-                if (object != null && object.getMetadata() != null && object.getMetadata().getName() != null) {
+                if (object != null && object.getMetadata() != null && object.getMetadata().getName() != null
+                        && reader.peek() == JsonToken.END_DOCUMENT) { // anything after the object: the tree says what
                     return object;
                 }
             } catch (IOException | RuntimeException failed) {
