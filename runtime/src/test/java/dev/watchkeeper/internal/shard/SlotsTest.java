@@ -55,4 +55,19 @@ class SlotsTest {
         assertThat(Slots.none().isEmpty()).isTrue();
         assertThatThrownBy(() -> Slots.of(128)).hasMessageContaining("slot 128 is not between 0 and 127");
     }
+
+    @Test
+    void eachSlotIsItsOwnBit() {
+        for (int slot = 0; slot < Slots.COUNT; slot++) {
+            Slots one = Slots.of(slot);
+            assertThat(one.size()).isEqualTo(1);
+            assertThat(one.isEmpty()).isFalse();
+            for (int other = 0; other < Slots.COUNT; other++) {
+                assertThat(one.has(other)).as("slot %d has %d", slot, other).isEqualTo(other == slot);
+            }
+            assertThat(one.contains((long) slot << 57)).isTrue();
+        }
+        assertThatThrownBy(() -> Slots.all().has(-1)).hasMessageContaining("slot -1 is not between 0 and 127");
+        assertThatThrownBy(() -> Slots.none().has(128)).hasMessageContaining("slot 128");
+    }
 }
