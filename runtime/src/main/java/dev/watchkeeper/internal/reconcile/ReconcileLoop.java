@@ -252,7 +252,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
      */
     public ShardParticipant participant(Consumer<Slots> assign) {
         Objects.requireNonNull(assign, "assign");
-        ActiveSlots<T> active = shardSlots();
+        ActiveSlots<T> sharded = shardSlots();
         return new ShardParticipant() {
             @Override
             public void assign(Slots assigned) {
@@ -261,20 +261,21 @@ public final class ReconcileLoop<T extends KubernetesObject> {
 
             @Override
             public CompletableFuture<Void> narrow(Slots kept) {
-                return active.narrow(kept);
+                return sharded.narrow(kept);
             }
 
             @Override
-            public void widen(Slots gained) {
-                active.widen(gained);
+            public void widen(Slots widened) {
+                sharded.widen(widened);
             }
         };
     }
 
     /**
-     * Reconciles only keys whose primary lies in {@code active} from this call on; the future completes, never on
-     * the caller's thread, once no reconcile of another key runs. Those still running after the settings' shutdown
-     * grace are interrupted, and one that then throws is neither a success nor a failure (as with a lost Lease).
+     * Reconciles only keys whose primary lies in {@code active} from this call on, without blocking: the future is
+     * complete at once when no reconcile of another key runs, else it completes on a drain thread once none does.
+     * Those still running after the settings' shutdown grace are interrupted, and one that then throws is neither a
+     * success nor a failure (as with a lost Lease).
      *
      * @throws IllegalStateException when the reconciler was not built {@link Builder#sharded() sharded}
      */
