@@ -27,11 +27,12 @@ import org.springframework.retry.backoff.BackOffPolicy;
  *                          lost Lease) and still runs, sorted; empty normally
  * @param rateLimit         the overall rate limit on error retries, or {@code null} when there is none
  * @param backOff           the per-object backoff after an error
+ * @param shard             the slots a sharded reconciler reconciles now, or {@code null} when it is not sharded
  */
 public record ReconcilerSnapshot(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
         int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
         List<FailingKey> failingKeys, int failingKeysTotal, Counts counts, List<String> stuckKeys,
-        RateLimitState rateLimit, BackOff backOff) {
+        RateLimitState rateLimit, BackOff backOff, Shard shard) {
 
     public ReconcilerSnapshot {
         secondaryWatchers = List.copyOf(secondaryWatchers);
@@ -84,6 +85,16 @@ public record ReconcilerSnapshot(String name, String primaryWatcher, List<String
             }
             return new BackOff(String.valueOf(policy), null, null, null, null);
         }
+    }
+
+    /**
+     * A sharded reconciler's share: it reconciles only keys whose object's uid hash lies in its active slots.
+     *
+     * @param activeSlots the active slots of the 128 the uid-hash space is cut into, runs joined: {@code [0-2,64]},
+     *                    {@code []} for none
+     * @param draining    whether a reconcile of a slot given up still runs (a narrow waits for it)
+     */
+    public record Shard(String activeSlots, boolean draining) {
     }
 
     /**

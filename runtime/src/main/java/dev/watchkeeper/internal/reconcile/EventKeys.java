@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 
 /**
  * Turns a reconciler's watch events into queued keys: primary changes through the trigger filter, secondary changes
@@ -107,7 +108,20 @@ final class EventKeys<T extends KubernetesObject> {
 
     /** Queues every primary in the store (once all stores are ready, and on each resync). */
     void enqueueAll() {
+        enqueueIf(object -> true);
+    }
+
+    /**
+     * Queues the primaries in the store that {@code which} selects (those of slots a sharded reconciler gained).
+     *
+     * @return how many it queued
+     */
+    int enqueueIf(Predicate<T> which) {
+        int queued = 0;
         for (T object : primaries.list()) {
+            if (!which.test(object)) {
+                continue;
+            }
             ObjectKey key = ObjectKey.of(object);
             if (filter != null) {
                 // A watcher started before this reconciler may have delivered the initial list to the store only;
@@ -115,7 +129,9 @@ final class EventKeys<T extends KubernetesObject> {
                 lastSeen.putIfAbsent(key, object);
             }
             queue.add(key);
+            queued++;
         }
+        return queued;
     }
 
     /** Forgets everything about {@code key} (its object is gone). */

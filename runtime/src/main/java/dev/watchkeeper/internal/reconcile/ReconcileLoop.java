@@ -10,6 +10,8 @@ import dev.watchkeeper.reconcile.SecondaryMapper;
 import dev.watchkeeper.reconcile.TriggerFilter;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
+import dev.watchkeeper.internal.shard.ShardParticipant;
+import dev.watchkeeper.internal.shard.Slots;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.internal.text.Plural;
 import dev.watchkeeper.internal.watch.Watcher;
@@ -24,7 +26,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +54,9 @@ import org.slf4j.LoggerFactory;
  * {@link Finalizer}, whose cleanup runs while the object is being deleted. A delete forgets the key's failures.
  *
  * <p>The watchers are shared, not owned: the reconciler never starts or closes them.
+ *
+ * <p>A {@link Builder#sharded() sharded} reconciler reconciles only keys whose primary's uid hash lies in its
+ * active slots, none until {@link #widen}; {@link #narrow} gives slots up and drains them (docs/sharding.md).
  */
 public final class ReconcileLoop<T extends KubernetesObject> {
 
@@ -75,6 +82,8 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     private final EventKeys<T> eventKeys;
     private final Reconciliation<T> reconciliation;
     private final Workers workers;
+    /** {@code null} unless sharded. */
+    private final ActiveSlots<T> slots;
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
 
     private volatile CompletableFuture<Void> ready = new CompletableFuture<>();
@@ -99,7 +108,9 @@ public final class ReconcileLoop<T extends KubernetesObject> {
                 ReconcileScope.of(name, primary, secondaries(), builder.apiClient, builder.time),
                 new UserCode<>(builder.reconcile, builder.finalizer, builder.observer, builder.listeners),
                 queue, eventKeys);
-        this.workers = new Workers(name, settings.concurrency(), builder.threadFactory, queue, reconciliation,
+        this.slots = builder.sharded ? new ActiveSlots<>(name, primary, eventKeys, builder.time,
+                settings.shutdownGrace(), AFTER_INTERRUPT) : null;
+        this.workers = new Workers(name, settings.concurrency(), builder.threadFactory, queue, reconciliation, slots,
                 this::stop);
     }
 
@@ -232,6 +243,64 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         close(settings.shutdownGrace());
     }
 
+    /**
+     * A sharded reconciler's side of sharding, for its replica's coordinator: {@link ShardParticipant#narrow narrow}
+     * and {@link ShardParticipant#widen widen} are this reconciler's; {@link ShardParticipant#assign assign}, what
+     * the primary watchers list, is handed to {@code assign} (the watchers are shared, not this reconciler's).
+     *
+     * @throws IllegalStateException when the reconciler was not built {@link Builder#sharded() sharded}
+     */
+    public ShardParticipant participant(Consumer<Slots> assign) {
+        Objects.requireNonNull(assign, "assign");
+        ActiveSlots<T> sharded = shardSlots();
+        return new ShardParticipant() {
+            @Override
+            public void assign(Slots assigned) {
+                assign.accept(assigned);
+            }
+
+            @Override
+            public CompletableFuture<Void> narrow(Slots kept) {
+                return sharded.narrow(kept);
+            }
+
+            @Override
+            public void widen(Slots widened) {
+                sharded.widen(widened);
+            }
+        };
+    }
+
+    /**
+     * Reconciles only keys whose primary lies in {@code active} from this call on, without blocking: the future is
+     * complete at once when no reconcile of another key runs, else it completes on a drain thread once none does.
+     * Those still running after the settings' shutdown grace are interrupted, and one that then throws is neither a
+     * success nor a failure (as with a lost Lease).
+     *
+     * @throws IllegalStateException when the reconciler was not built {@link Builder#sharded() sharded}
+     */
+    public CompletableFuture<Void> narrow(Slots active) {
+        return shardSlots().narrow(Objects.requireNonNull(active, "active"));
+    }
+
+    /**
+     * Reconciles keys in {@code active}, which holds every slot active now, and queues the primaries of the slots
+     * gained (only those).
+     *
+     * @throws IllegalArgumentException when {@code active} leaves out a slot active now ({@link #narrow} first)
+     * @throws IllegalStateException    when the reconciler was not built {@link Builder#sharded() sharded}
+     */
+    public void widen(Slots active) {
+        shardSlots().widen(Objects.requireNonNull(active, "active"));
+    }
+
+    private ActiveSlots<T> shardSlots() {
+        if (slots == null) {
+            throw new IllegalStateException("reconciler " + name + " is not sharded");
+        }
+        return slots;
+    }
+
     /** Re-adds every failing key (terminal ones too) with no delay and starts their backoff over. */
     public void retryFailingNow() {
         queue.retryFailingNow();
@@ -296,7 +365,17 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         return new ReconcilerSnapshot(name, primary.name(), secondaries.stream().map(s -> s.watcher().name()).toList(),
                 isReady(), queue.depth(), queue.delayed(), queue.inFlight(), settings.concurrency(),
                 stats.lastReconcileAt(), stats.lastResult(), queue.recentFailures(FAILING_KEYS_SHOWN),
-                queue.failing(), stats.counts(), workers.stuckKeys(), queue.rateLimit(), backOff);
+                queue.failing(), stats.counts(), stuckKeys(), queue.rateLimit(), backOff,
+                slots == null ? null : new ReconcilerSnapshot.Shard(slots.active().toString(), slots.draining()));
+    }
+
+    /** Reconciles that ignored their interrupt at a stop, a lost Lease or a narrow, by key, sorted. */
+    private List<String> stuckKeys() {
+        List<String> stuck = workers.stuckKeys();
+        if (slots == null) {
+            return stuck;
+        }
+        return Stream.concat(stuck.stream(), slots.stuckKeys().stream()).distinct().sorted().toList();
     }
 
     /** Builds a {@link ReconcileLoop}; everything but name, primary watcher and reconciler has a default. */
@@ -315,6 +394,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         private DoubleSupplier resyncJitter = () -> ThreadLocalRandom.current().nextDouble();
         private ReconcileObserver observer = ReconcileObserver.passThrough();
         private ApiClient apiClient;
+        private boolean sharded;
 
         private Builder(String name, WatcherGroup<T> primary, ReconcileFunction<T> reconcile) {
             if (name == null || name.isBlank()) {
@@ -386,6 +466,16 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         /** The client handed to reconciles in their context (and used for Events). */
         public Builder<T> apiClient(ApiClient apiClient) {
             this.apiClient = apiClient;
+            return this;
+        }
+
+        /**
+         * Reconciles only the keys of its active slots (docs/sharding.md): none until the first
+         * {@link ReconcileLoop#widen widen}; its {@link ReconcileLoop#participant participant} is driven by the
+         * replica's shard coordinator.
+         */
+        public Builder<T> sharded() {
+            this.sharded = true;
             return this;
         }
 

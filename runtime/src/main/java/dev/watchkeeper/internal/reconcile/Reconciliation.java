@@ -10,6 +10,7 @@ import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.internal.watch.FatalErrors;
 import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -55,8 +56,8 @@ final class Reconciliation<T extends KubernetesObject> {
      * Reconciles {@code key}'s cached object, unless it is gone or waits for a change after a terminal error. With
      * a finalizer, an object being deleted is cleaned up instead (and skipped when it does not carry the
      * finalizer), and one without the finalizer gets it before it is reconciled. A reconcile (or cleanup) that
-     * throws once {@code interrupted} says its worker's term ended (leadership lost) was cut short, not failed: it
-     * leaves no failure, count or backoff, and the key is queued again for the next term.
+     * throws once {@code interrupted} says its worker's term ended (leadership lost) or its slot was given up
+     * (sharding) was cut short, not failed: it leaves no failure, count or backoff, and the key is queued again.
      */
     void run(ObjectKey key, BooleanSupplier interrupted) {
         Optional<T> cached = scope.primary().store().get(key);
@@ -64,7 +65,29 @@ final class Reconciliation<T extends KubernetesObject> {
             eventKeys.forget(key);
             return;
         }
+        runOn(key, cached.get(), interrupted);
+    }
+
+    /**
+     * {@link #run} for a sharded reconciler's key, admitted for the object {@code uid}: if the store holds another
+     * object under the key by now (deleted and created again), whose slot may not be active, the key is queued
+     * again to be admitted afresh, and nothing runs.
+     */
+    void runAdmitted(ObjectKey key, String uid, BooleanSupplier interrupted) {
+        Optional<T> cached = scope.primary().store().get(key);
+        if (cached.isEmpty()) {
+            eventKeys.forget(key);
+            return;
+        }
         T object = cached.get();
+        if (!Objects.equals(uid, object.getMetadata().getUid())) {
+            queue.add(key);
+            return;
+        }
+        runOn(key, object, interrupted);
+    }
+
+    private void runOn(ObjectKey key, T object, BooleanSupplier interrupted) {
         boolean cleanup = finalizer != null && Finalizer.isDeleting(object);
         if (cleanup && !finalizer.isOn(object)) {
             return; // being deleted without waiting for us: nothing to reconcile or clean up
@@ -87,9 +110,9 @@ final class Reconciliation<T extends KubernetesObject> {
                 throw (VirtualMachineError) thrown;
             }
             if (interrupted.getAsBoolean()) {
-                queue.add(key); // in process: runs again once done, when this replica leads again
-                log.debug("reconciler {}: reconcile of {} interrupted by the loss of leadership; left for the next"
-                        + " leader: {}", name, key, String.valueOf(thrown));
+                queue.add(key); // in process: runs again once done, if this replica leads and owns its slot then
+                log.debug("reconciler {}: reconcile of {} cut short (leadership lost or its slot given up); queued"
+                        + " again: {}", name, key, String.valueOf(thrown));
                 return;
             }
             outcome = failed(key, attempt, version, cleanup, thrown, start);

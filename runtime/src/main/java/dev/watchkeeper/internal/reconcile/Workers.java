@@ -35,6 +35,8 @@ final class Workers {
     private final ThreadFactory threadFactory;
     private final ReconcileQueue queue;
     private final Reconciliation<?> reconciliation;
+    /** The slots a sharded reconciler reconciles, or {@code null} when it is not sharded. */
+    private final ActiveSlots<?> slots;
     /** Told when a worker met a fatal error, before the worker throws it on. */
     private final Runnable onFatal;
 
@@ -48,13 +50,15 @@ final class Workers {
     private final Set<Thread> abandoned = ConcurrentHashMap.newKeySet();
     private volatile long term;
 
+    /** {@code slots}: {@code null} for a reconciler that is not sharded. */
     Workers(String name, int concurrency, ThreadFactory threadFactory, ReconcileQueue queue,
-            Reconciliation<?> reconciliation, Runnable onFatal) {
+            Reconciliation<?> reconciliation, ActiveSlots<?> slots, Runnable onFatal) {
         this.name = name;
         this.concurrency = concurrency;
         this.threadFactory = threadFactory;
         this.queue = queue;
         this.reconciliation = reconciliation;
+        this.slots = slots;
         this.onFatal = onFatal;
     }
 
@@ -156,6 +160,23 @@ final class Workers {
         return current == null ? null : current.key;
     }
 
+    /**
+     * Reconciles {@code key} of a sharded reconciler if its slot is active; otherwise it is dropped. A reconcile that
+     * throws once its term ended or its slot was given up was cut short.
+     */
+    private void runIfActive(ObjectKey key, BooleanSupplier termEnded) {
+        ActiveSlots.Admitted admitted = slots.admit(key);
+        if (admitted == null) {
+            return;
+        }
+        try {
+            reconciliation.runAdmitted(key, admitted.uid,
+                    () -> termEnded.getAsBoolean() || !slots.isActive(admitted));
+        } finally {
+            slots.finish(admitted); // clears a drain's interrupt; the worker then reads its term, so an end is seen
+        }
+    }
+
     private void work(long myTerm, CompletableFuture<Void> ready, CompletableFuture<Void> stopped) {
         CurrentKey current = new CurrentKey();
         reconciling.put(Thread.currentThread(), current);
@@ -174,7 +195,11 @@ final class Workers {
                 }
                 current.key = key;
                 try {
-                    reconciliation.run(key, termEnded);
+                    if (slots == null) {
+                        reconciliation.run(key, termEnded);
+                    } else {
+                        runIfActive(key, termEnded);
+                    }
                 } catch (Throwable thrown) {
                     queue.done(key);
                     throw thrown;
