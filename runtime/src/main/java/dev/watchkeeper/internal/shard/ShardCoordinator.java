@@ -317,8 +317,8 @@ public final class ShardCoordinator implements AutoCloseable {
         CompletableFuture<Void> drain = CompletableFuture.allOf(drains.toArray(CompletableFuture[]::new));
         draining = drain;
         drain.whenComplete((done, failure) -> wake());
-        log.info("sharding: epoch {} computed; active {} → {}; assigned {}; {} members", next.epochHex(), active, kept,
-                assigned, next.members().size());
+        log.info("sharding: epoch {}… computed; active {} → {} until all adopt; {} members", brief(next), active,
+                kept, next.members().size());
         changeActive(kept);
     }
 
@@ -328,8 +328,8 @@ public final class ShardCoordinator implements AutoCloseable {
             for (ShardParticipant participant : participants) {
                 participant.widen(assigned);
             }
-            log.info("sharding: epoch {} adopted by all {} members; active {} → {}", target.epochHex(),
-                    target.members().size(), active, assigned);
+            log.info("sharding: epoch {}… adopted; active {} → {}; {} members", brief(target), active, assigned,
+                    target.members().size());
             changeActive(assigned);
         }
         if (handOverSince != null) {
@@ -547,6 +547,11 @@ public final class ShardCoordinator implements AutoCloseable {
 
     private Instant now() {
         return time.clock().instant();
+    }
+
+    /** The first 8 hex digits of an epoch, for log lines. */
+    private static String brief(SlotAssignment assignment) {
+        return assignment.epochHex().substring(0, 8);
     }
 
     /** Builds a {@link ShardCoordinator}; time and threads have defaults. */
