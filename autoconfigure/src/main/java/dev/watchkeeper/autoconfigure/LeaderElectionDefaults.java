@@ -9,7 +9,7 @@ import java.util.UUID;
 import org.springframework.core.env.Environment;
 
 /**
- * The values {@code watchkeeper.leader-election.*} leaves unset, as client-go's users usually pick them: the pod's
+ * The values {@code watchkeeper.leader-election.*} (and {@code watchkeeper.sharding.*}) leave unset, as client-go's users usually pick them: the pod's
  * namespace and name.
  */
 final class LeaderElectionDefaults {
@@ -22,7 +22,12 @@ final class LeaderElectionDefaults {
 
     /** {@code <spring.application.name>-leader}, or {@code watchkeeper-leader}. */
     static String leaseName(Environment environment) {
-        return environment.getProperty("spring.application.name", "watchkeeper") + "-leader";
+        return applicationName(environment) + "-leader";
+    }
+
+    /** {@code spring.application.name}, or {@code watchkeeper}: also the default sharding group. */
+    static String applicationName(Environment environment) {
+        return environment.getProperty("spring.application.name", "watchkeeper");
     }
 
     /** The pod's namespace from the service account mount, else {@code default}. */

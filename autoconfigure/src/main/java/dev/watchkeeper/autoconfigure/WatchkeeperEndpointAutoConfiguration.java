@@ -3,6 +3,7 @@ package dev.watchkeeper.autoconfigure;
 import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.shard.ShardCoordinator;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -13,7 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /** The {@code watchkeeper} actuator endpoint, when actuator is present and the endpoint is exposed. */
-@AutoConfiguration(after = WatchkeeperAutoConfiguration.class)
+@AutoConfiguration(after = {WatchkeeperAutoConfiguration.class, WatchkeeperShardingAutoConfiguration.class})
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnBean(WatchkeeperRegistry.class)
 @ConditionalOnAvailableEndpoint(WatchkeeperEndpoint.class)
@@ -21,7 +22,8 @@ public final class WatchkeeperEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    WatchkeeperEndpoint watchkeeperEndpoint(WatchkeeperRegistry registry, ObjectProvider<LeaderElector> elector) {
-        return new WatchkeeperEndpoint(registry, elector.getIfAvailable());
+    WatchkeeperEndpoint watchkeeperEndpoint(WatchkeeperRegistry registry, ObjectProvider<LeaderElector> elector,
+            ObjectProvider<ShardCoordinator> coordinator) {
+        return new WatchkeeperEndpoint(registry, elector.getIfAvailable(), coordinator.getIfAvailable());
     }
 }

@@ -6,6 +6,7 @@ import dev.watchkeeper.autoconfigure.metrics.WatchkeeperMetrics;
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.reconcile.ReconcileObserver;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.shard.ShardCoordinator;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -23,7 +24,8 @@ import org.springframework.context.annotation.Bean;
  * Micrometer meters of watchers and reconcilers, and reconciles inside an {@code Observation} (timer
  * {@code watchkeeper.reconcile}; a span when tracing is present).
  */
-@AutoConfiguration(after = {WatchkeeperAutoConfiguration.class, MetricsAutoConfiguration.class,
+@AutoConfiguration(after = {WatchkeeperAutoConfiguration.class, WatchkeeperShardingAutoConfiguration.class,
+        MetricsAutoConfiguration.class,
         CompositeMeterRegistryAutoConfiguration.class},
         afterName = "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration")
 @ConditionalOnClass({MeterRegistry.class, ObservationRegistry.class, WatchkeeperRegistry.class})
@@ -43,6 +45,13 @@ public final class WatchkeeperMetricsAutoConfiguration {
         return meters -> Gauge.builder("watchkeeper.leader", elector, e -> e.isLeader() ? 1 : 0)
                 .description("1 while this replica holds the Lease and runs the reconcilers, else 0")
                 .tag("lease", elector.settings().lease()).register(meters);
+    }
+
+    /** The sharding meters ({@link WatchkeeperMetrics#sharding}), with {@code watchkeeper.sharding.enabled=true}. */
+    @Bean
+    @ConditionalOnBean(ShardCoordinator.class)
+    MeterBinder watchkeeperShardingMetrics(ShardCoordinator coordinator) {
+        return WatchkeeperMetrics.sharding(coordinator);
     }
 
     @Bean

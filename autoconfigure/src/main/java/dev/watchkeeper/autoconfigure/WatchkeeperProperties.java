@@ -34,6 +34,7 @@ import org.springframework.util.unit.DataSize;
  * @param reconcile   How reconcilers retry failing objects and shut down
  * @param readiness   How watchers take part in the application's readiness
  * @param leaderElection Whether reconcilers run only on the replica that holds a Lease
+ * @param sharding    Whether the replicas split the objects among them (member Leases)
  * @param shard       Which slice of the objects this deployment reconciles
  * @param watchers    Watchers declared in properties, and overrides of other watchers, by watcher name
  * @param reconcilers Per-reconciler overrides, by reconciler name
@@ -41,7 +42,7 @@ import org.springframework.util.unit.DataSize;
 @ConfigurationProperties("watchkeeper")
 public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @DefaultValue Backoff backoff,
         @DefaultValue Watch watch, @DefaultValue Reconcile reconcile, @DefaultValue Readiness readiness,
-        @DefaultValue LeaderElection leaderElection, @DefaultValue Shard shard, Map<String, WatcherProperties> watchers,
+        @DefaultValue LeaderElection leaderElection, @DefaultValue Sharding sharding, @DefaultValue Shard shard, Map<String, WatcherProperties> watchers,
         Map<String, ReconcilerProperties> reconcilers) {
 
     public WatchkeeperProperties {
@@ -90,6 +91,29 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
             @DefaultValue(LeaderElectionSettings.DEFAULT_RENEW_DEADLINE) Duration renewDeadline,
             @DefaultValue(LeaderElectionSettings.DEFAULT_RETRY_PERIOD) Duration retryPeriod,
             @DefaultValue(LeaderElectionSettings.DEFAULT_RELEASE_ON_CANCEL) boolean releaseOnCancel) {
+    }
+
+    /**
+     * Active-active sharding: every replica holds a member Lease ({@code <group>-<identity>}, labelled with the
+     * group), the live members split the slots of the uid-hash space, and each reconciles only its share, handing
+     * slots over so that none is reconciled on two replicas at once. The timing follows leader election's rules and
+     * defaults ({@code lease-duration > renew-deadline > 1.2 × retry-period}). Not with leader election.
+     *
+     * @param enabled       Split the objects among the replicas of this application
+     * @param group         The name the replicas share; unset = {@code spring.application.name}, or
+     *                      {@code watchkeeper}
+     * @param namespace     Where the member Leases live; unset = the pod's (from the service account mount), else
+     *                      {@code default}
+     * @param identity      This replica; unset = the host name (the pod's name) and a random suffix
+     * @param leaseDuration How long the others count a replica live after they last saw its Lease renewed (whole
+     *                      seconds)
+     * @param renewDeadline How long a replica keeps failing to renew before it reconciles nothing
+     * @param retryPeriod   How often a replica renews its Lease and reads the others'
+     */
+    public record Sharding(@DefaultValue("false") boolean enabled, String group, String namespace, String identity,
+            @DefaultValue(LeaderElectionSettings.DEFAULT_LEASE_DURATION) Duration leaseDuration,
+            @DefaultValue(LeaderElectionSettings.DEFAULT_RENEW_DEADLINE) Duration renewDeadline,
+            @DefaultValue(LeaderElectionSettings.DEFAULT_RETRY_PERIOD) Duration retryPeriod) {
     }
 
     /**

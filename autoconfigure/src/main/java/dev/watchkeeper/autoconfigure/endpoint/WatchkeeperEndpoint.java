@@ -3,6 +3,7 @@ package dev.watchkeeper.autoconfigure.endpoint;
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.internal.reconcile.ReconcileLoop;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.shard.ShardCoordinator;
 import dev.watchkeeper.internal.watch.Watcher;
 import java.util.Comparator;
 import java.util.List;
@@ -15,7 +16,8 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.lang.Nullable;
 
 /**
- * {@code /actuator/watchkeeper}: every watcher's and reconciler's published state, leader election, one watcher or
+ * {@code /actuator/watchkeeper}: every watcher's and reconciler's published state, leader election, sharding, one
+ * watcher or
  * reconciler by name, and "retry now".
  * Holds no logic: it maps the registry's snapshots to descriptor records. Shows no object contents or credentials.
  */
@@ -24,6 +26,7 @@ public class WatchkeeperEndpoint {
 
     private final WatchkeeperRegistry registry;
     private final LeaderElector elector;
+    private final ShardCoordinator coordinator;
 
     public WatchkeeperEndpoint(WatchkeeperRegistry registry) {
         this(registry, null);
@@ -31,11 +34,18 @@ public class WatchkeeperEndpoint {
 
     /** {@code elector}: {@code null} when leader election is off. */
     public WatchkeeperEndpoint(WatchkeeperRegistry registry, @Nullable LeaderElector elector) {
-        this.registry = registry;
-        this.elector = elector;
+        this(registry, elector, null);
     }
 
-    /** Every watcher and reconciler, by name, and leader election. */
+    /** {@code elector}, {@code coordinator}: {@code null} when leader election or sharding is off. */
+    public WatchkeeperEndpoint(WatchkeeperRegistry registry, @Nullable LeaderElector elector,
+            @Nullable ShardCoordinator coordinator) {
+        this.registry = registry;
+        this.elector = elector;
+        this.coordinator = coordinator;
+    }
+
+    /** Every watcher and reconciler, by name, leader election and sharding. */
     @ReadOperation
     public WatchkeeperDescriptor watchkeeper() {
         List<WatcherDescriptor> watchers = registry.watchers().stream()
@@ -45,7 +55,8 @@ public class WatchkeeperEndpoint {
                 .sorted(Comparator.comparing(ReconcileLoop::name))
                 .map(reconciler -> ReconcilerDescriptor.of(reconciler.snapshot())).toList();
         return new WatchkeeperDescriptor(watchers, reconcilers, elector == null ? LeaderElectionDescriptor.DISABLED
-                : LeaderElectionDescriptor.of(elector.snapshot()));
+                : LeaderElectionDescriptor.of(elector.snapshot()),
+                coordinator == null ? null : ShardingDescriptor.of(coordinator.snapshot()));
     }
 
     /** One watcher or reconciler; 404 when there is none of that name. */
@@ -86,9 +97,10 @@ public class WatchkeeperEndpoint {
      * @param watchers    every watcher
      * @param reconcilers    every reconciler
      * @param leaderElection whether and how this replica takes part in leader election
+     * @param sharding       this replica's part in sharding; {@code null} when sharding is off
      */
     public record WatchkeeperDescriptor(List<WatcherDescriptor> watchers, List<ReconcilerDescriptor> reconcilers,
-            LeaderElectionDescriptor leaderElection) {
+            LeaderElectionDescriptor leaderElection, @Nullable ShardingDescriptor sharding) {
     }
 
     /**

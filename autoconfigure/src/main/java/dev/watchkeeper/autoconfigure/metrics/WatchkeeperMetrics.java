@@ -2,6 +2,8 @@ package dev.watchkeeper.autoconfigure.metrics;
 
 import dev.watchkeeper.internal.reconcile.ReconcileLoop;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.shard.ShardCoordinator;
+import dev.watchkeeper.internal.shard.Slots;
 import dev.watchkeeper.internal.watch.BufferedWatchEventListener;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.internal.watch.Watcher;
@@ -11,6 +13,7 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +26,8 @@ import org.springframework.context.SmartLifecycle;
  * error counters are fed by a listener on each watcher; {@code watchkeeper.listener.dropped} counts the events each
  * {@code @WatchListener} method lost to its full buffer. The reconcile timer {@code watchkeeper.reconcile} and the
  * long task timer of running reconciles {@code watchkeeper.reconcile.active} come from the reconcile
- * {@code Observation} (see {@link ObservationReconcileObserver}).
+ * {@code Observation} (see {@link ObservationReconcileObserver}). With sharding, {@link #sharding} binds the
+ * coordinator's meters.
  */
 public class WatchkeeperMetrics implements SmartLifecycle {
 
@@ -122,6 +126,27 @@ public class WatchkeeperMetrics implements SmartLifecycle {
                 .register(meters);
         Gauge.builder("watchkeeper.reconcile.failing.keys", reconciler, ReconcileLoop::failingKeys)
                 .description("Keys whose latest reconcile failed").tag("reconciler", name).register(meters);
+    }
+
+    /**
+     * The sharding coordinator's meters, tag {@code group}: gauge {@code watchkeeper.sharding.owned.slots} (the slots
+     * this replica reconciles now, of {@value Slots#COUNT}), counter {@code watchkeeper.sharding.handovers}
+     * (completed hand-overs) and time gauge {@code watchkeeper.sharding.handover.duration} (the last one's length).
+     */
+    public static MeterBinder sharding(ShardCoordinator coordinator) {
+        String group = coordinator.settings().group();
+        return meters -> {
+            Gauge.builder("watchkeeper.sharding.owned.slots", coordinator,
+                    c -> c.snapshot().activeFraction() * Slots.COUNT)
+                    .description("Slots of the uid-hash space this replica reconciles now").tag("group", group)
+                    .register(meters);
+            FunctionCounter.builder("watchkeeper.sharding.handovers", coordinator, c -> c.snapshot().handOvers())
+                    .description("Hand-overs completed: every live member adopted a new assignment")
+                    .tag("group", group).register(meters);
+            TimeGauge.builder("watchkeeper.sharding.handover.duration", coordinator, TimeUnit.MILLISECONDS,
+                    c -> c.snapshot().lastHandOver() == null ? 0 : c.snapshot().lastHandOver().toMillis())
+                    .description("How long the last hand-over took").tag("group", group).register(meters);
+        };
     }
 
     private static double delayMillis(WatcherSnapshot snapshot) {

@@ -5,6 +5,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1LeaseList;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.time.Duration;
 import java.util.List;
@@ -16,31 +17,37 @@ import java.util.concurrent.TimeoutException;
 import okhttp3.Call;
 
 /**
- * The Lease a {@link LeaderElector} competes for, read and written through client-java's {@link CoordinationV1Api}
+ * The Lease a {@link LeaderElector} competes for (or a sharding member's Lease), read and written through client-java's {@link CoordinationV1Api}
  * with optimistic concurrency: an update carries the resourceVersion it was based on, so of two writers of one
  * version only one wins and the other gets 409 Conflict (client-go's {@code resourcelock.LeaseLock}).
  *
  * <p>Every call has a time limit, so a hanging connection cannot keep a leader believing it leads past its renew
  * deadline: the call is cancelled and fails.
  */
-final class LeaseLock {
+public final class LeaseLock {
 
     /** A Lease as read or written: the object (for its resourceVersion) and its record. */
-    record Observed(V1Lease lease, LeaseRecord record) {
+    public record Observed(V1Lease lease, LeaseRecord record) {
+
+        /** The Lease's annotation {@code key}, or {@code null}. */
+        public String annotation(String key) {
+            Map<String, String> annotations = lease.getMetadata() == null ? null : lease.getMetadata().getAnnotations();
+            return annotations == null ? null : annotations.get(key);
+        }
     }
 
     private final CoordinationV1Api api;
     private final String namespace;
     private final String name;
 
-    LeaseLock(ApiClient client, String namespace, String name) {
+    public LeaseLock(ApiClient client, String namespace, String name) {
         this.api = new CoordinationV1Api(client);
         this.namespace = namespace;
         this.name = name;
     }
 
     /** The Lease, or {@code null} when it does not exist. */
-    Observed get(Duration limit) throws ApiException {
+    public Observed get(Duration limit) throws ApiException {
         try {
             return observed(call(limit, callback -> api.readNamespacedLease(name, namespace).executeAsync(callback)));
         } catch (ApiException e) {
@@ -52,22 +59,49 @@ final class LeaseLock {
     }
 
     /** Creates the Lease with {@code record}; 409 when someone created it first. */
-    Observed create(LeaseRecord record, Duration limit) throws ApiException {
+    public Observed create(LeaseRecord record, Duration limit) throws ApiException {
+        return create(new V1ObjectMeta(), record, limit);
+    }
+
+    /**
+     * Creates the Lease with {@code record} and the labels and annotations of {@code metadata} (its name and
+     * namespace are this lock's); 409 when someone created it first.
+     */
+    public Observed create(V1ObjectMeta metadata, LeaseRecord record, Duration limit) throws ApiException {
         V1Lease lease = new V1Lease().apiVersion("coordination.k8s.io/v1").kind("Lease")
-                .metadata(new V1ObjectMeta().name(name).namespace(namespace)).spec(record.toSpec());
+                .metadata(metadata.name(name).namespace(namespace)).spec(record.toSpec());
         return observed(call(limit, callback -> api.createNamespacedLease(namespace, lease).executeAsync(callback)));
     }
 
     /** Replaces the record of {@code current}; 409 when the Lease changed since {@code current} was read. */
-    Observed update(Observed current, LeaseRecord record, Duration limit) throws ApiException {
+    public Observed update(Observed current, LeaseRecord record, Duration limit) throws ApiException {
+        return update(current, current.lease().getMetadata(), record, limit);
+    }
+
+    /**
+     * Replaces the record of {@code current} and its metadata by {@code metadata} (which must carry
+     * {@code current}'s resourceVersion); 409 when the Lease changed since {@code current} was read.
+     */
+    public Observed update(Observed current, V1ObjectMeta metadata, LeaseRecord record, Duration limit)
+            throws ApiException {
         V1Lease lease = new V1Lease().apiVersion("coordination.k8s.io/v1").kind("Lease")
-                .metadata(current.lease().getMetadata()).spec(record.toSpec());
+                .metadata(metadata.resourceVersion(current.lease().getMetadata().getResourceVersion()))
+                .spec(record.toSpec());
         return observed(call(limit,
                 callback -> api.replaceNamespacedLease(name, namespace, lease).executeAsync(callback)));
     }
 
+    /** The Leases of {@code namespace} that match {@code labelSelector}, in one unpaged, consistent list. */
+    public static List<Observed> list(ApiClient client, String namespace, String labelSelector, Duration limit)
+            throws ApiException {
+        CoordinationV1Api api = new CoordinationV1Api(client);
+        V1LeaseList list = call(limit, callback -> api.listNamespacedLease(namespace).labelSelector(labelSelector)
+                .executeAsync(callback));
+        return list.getItems().stream().map(LeaseLock::observed).toList();
+    }
+
     /** A failed call for a log line: its HTTP status, or what went wrong before there was one. */
-    static String describe(ApiException e) {
+    public static String describe(ApiException e) {
         return e.getCode() == 0 ? String.valueOf(e.getMessage()) : "HTTP " + e.getCode();
     }
 
@@ -76,8 +110,8 @@ final class LeaseLock {
     }
 
     /** Starts a call and waits for its answer up to {@code limit}, cancelling it when the limit passes. */
-    private static V1Lease call(Duration limit, Starter starter) throws ApiException {
-        CompletableFuture<V1Lease> answer = new CompletableFuture<>();
+    private static <T> T call(Duration limit, Starter<T> starter) throws ApiException {
+        CompletableFuture<T> answer = new CompletableFuture<>();
         Call call = starter.start(new ApiCallback<>() {
             @Override
             public void onFailure(ApiException e, int statusCode, Map<String, List<String>> responseHeaders) {
@@ -85,7 +119,7 @@ final class LeaseLock {
             }
 
             @Override
-            public void onSuccess(V1Lease result, int statusCode, Map<String, List<String>> responseHeaders) {
+            public void onSuccess(T result, int statusCode, Map<String, List<String>> responseHeaders) {
                 answer.complete(result);
             }
 
@@ -115,7 +149,7 @@ final class LeaseLock {
     }
 
     @FunctionalInterface
-    private interface Starter {
-        Call start(ApiCallback<V1Lease> callback) throws ApiException;
+    private interface Starter<T> {
+        Call start(ApiCallback<T> callback) throws ApiException;
     }
 }

@@ -14,10 +14,10 @@ import java.time.OffsetDateTime;
  * @param renewTime            when the holder last renewed it (by its own clock: informative only)
  * @param transitions          {@code leaseTransitions}: how many times the holder changed
  */
-record LeaseRecord(String holder, int leaseDurationSeconds, OffsetDateTime acquireTime, OffsetDateTime renewTime,
+public record LeaseRecord(String holder, int leaseDurationSeconds, OffsetDateTime acquireTime, OffsetDateTime renewTime,
         int transitions) {
 
-    static LeaseRecord of(V1LeaseSpec spec) {
+    public static LeaseRecord of(V1LeaseSpec spec) {
         if (spec == null) {
             return new LeaseRecord(null, 0, null, null, 0);
         }
@@ -25,7 +25,7 @@ record LeaseRecord(String holder, int leaseDurationSeconds, OffsetDateTime acqui
                 spec.getAcquireTime(), spec.getRenewTime(), valueOf(spec.getLeaseTransitions()));
     }
 
-    boolean isHeld() {
+    public boolean isHeld() {
         return holder != null && !holder.isEmpty();
     }
 

@@ -19,29 +19,29 @@ import java.time.ZoneOffset;
  *         .release(Duration.ofSeconds(10));
  * }</pre>
  */
-final class LeaseRelease {
+public final class LeaseRelease {
 
     /** How many times the Lease is read and written before a release that keeps meeting 409 gives up. */
     static final int ATTEMPTS = 3;
 
     /** What a release did. */
-    sealed interface Outcome {
+    public sealed interface Outcome {
     }
 
     /** The Lease was ours and is now released, as {@code lease} says, at attempt {@code attempt}. */
-    record Released(LeaseLock.Observed lease, int attempt) implements Outcome {
+    public record Released(LeaseLock.Observed lease, int attempt) implements Outcome {
     }
 
     /** The Lease names another holder, or none: it was left as it is. */
-    record NotOurs(LeaseLock.Observed lease) implements Outcome {
+    public record NotOurs(LeaseLock.Observed lease) implements Outcome {
     }
 
     /** The Lease does not exist (someone deleted it): nothing to release. */
-    record Gone() implements Outcome {
+    public record Gone() implements Outcome {
     }
 
     /** Not released after {@code attempts} attempts; the last failure was {@code reason}. The Lease expires. */
-    record Failed(int attempts, String reason) implements Outcome {
+    public record Failed(int attempts, String reason) implements Outcome {
     }
 
     private final LeaseLock lock;
@@ -51,7 +51,7 @@ final class LeaseRelease {
     private final Object monitor = new Object();
 
     /** Releases {@code lock}'s Lease when it names {@code identity}, retrying every {@code retryPeriod}. */
-    LeaseRelease(LeaseLock lock, String identity, TimeSource time, Duration retryPeriod) {
+    public LeaseRelease(LeaseLock lock, String identity, TimeSource time, Duration retryPeriod) {
         this.lock = lock;
         this.identity = identity;
         this.time = time;
@@ -59,7 +59,7 @@ final class LeaseRelease {
     }
 
     /** Releases the Lease within {@code budget} (calls are cancelled when it runs out); never throws. */
-    Outcome release(Duration budget) {
+    public Outcome release(Duration budget) {
         Instant deadline = now().plus(budget);
         for (int attempt = 1; ; attempt++) {
             try {
