@@ -26,7 +26,7 @@ import java.lang.annotation.Target;
  * }</pre>
  *
  * <p>String attributes may hold {@code ${...}} placeholders, resolved through the application's
- * {@code Environment}. Found by {@link ReconcilerAnnotationBeanPostProcessor} on singleton beans.
+ * {@code Environment}. Found by the starter on singleton beans.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

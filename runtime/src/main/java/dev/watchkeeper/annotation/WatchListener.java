@@ -32,7 +32,7 @@ import org.springframework.core.annotation.AliasFor;
  * the watcher: when the buffer is full the oldest event is dropped, counted and logged (see
  * {@link dev.watchkeeper.internal.watch.BufferedWatchEventListener}). An exception is logged with the watcher's name and
  * the method goes on receiving events. The name may hold {@code ${...}} placeholders; an unknown name fails
- * start-up. Found by {@link WatchListenerAnnotationBeanPostProcessor}.
+ * start-up. Found by the starter.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

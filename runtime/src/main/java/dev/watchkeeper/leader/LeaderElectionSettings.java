@@ -6,7 +6,7 @@ import java.util.Objects;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 
 /**
- * Which Lease a {@link LeaderElector} competes for, as whom, and its timing (client-go's numbers by default).
+ * Which Lease the leader elector competes for, as whom, and its timing (client-go's numbers by default).
  *
  * <pre>{@code
  * LeaderElectionSettings settings = LeaderElectionSettings.of("my-app-leader", "default", "pod-a-x7k2");

@@ -3,7 +3,7 @@ package dev.watchkeeper.leader;
 import java.time.Instant;
 
 /**
- * A {@link LeaderElector}'s state as last observed, for the endpoint, health and metrics.
+ * The leader elector's state as last observed, for the endpoint, health and metrics.
  *
  * @param leaseName      the Lease
  * @param leaseNamespace its namespace

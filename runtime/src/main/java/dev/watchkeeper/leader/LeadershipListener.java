@@ -1,7 +1,7 @@
 package dev.watchkeeper.leader;
 
 /**
- * Hears a {@link LeaderElector}'s transitions, on the elector's thread, in order. The elector waits for each call:
+ * Hears the leader elector's transitions, on the elector's thread, in order. The elector waits for each call:
  * work guarded by the Lease must have stopped when {@link #onStoppedLeading} returns.
  */
 public interface LeadershipListener {

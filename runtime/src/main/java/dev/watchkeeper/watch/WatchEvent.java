@@ -5,7 +5,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import java.util.Objects;
 
 /**
- * What a {@link Watcher} reports: the start and end of an initial list, each object of it, each change
+ * What a watcher reports: the start and end of an initial list, each object of it, each change
  * during the watch, and each error (docs/semantics.md §1).
  *
  * <pre>{@code

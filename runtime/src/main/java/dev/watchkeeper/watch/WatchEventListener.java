@@ -3,7 +3,7 @@ package dev.watchkeeper.watch;
 /**
  * Receives a watcher's events on the watcher's thread, in order. A listener that throws (an exception, an
  * {@code AssertionError}, a {@code StackOverflowError}) is logged with the watcher's name and does not disturb the
- * watcher or other listeners. A {@linkplain FatalErrors fatal} error (an {@code OutOfMemoryError}, say) stops the
+ * watcher or other listeners. A fatal error (an {@code OutOfMemoryError}, say) stops the
  * watcher: its snapshot turns {@code STOPPED} with the error named as its last error, and the error ends the thread.
  *
  * <pre>{@code

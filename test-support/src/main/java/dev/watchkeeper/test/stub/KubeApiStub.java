@@ -43,7 +43,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *     .list(page(cm("a")).continueToken("c1"))
  *     .list(page(cm("b")).resourceVersion("3"))
  *     .watch(events(added(cm("d", "4"))).thenStayOpen())
- *     .watch(events(modified(cm("d", "5")), notJson("{oops")).thenReset())
+ *     .watch(events(modified(cm("d", "5")), notJson("oops")).thenReset())
  *     .watch(status(503))
  *     .list(forbidden("configmaps", "default"));
  * ApiClient client = stub.apiClient();

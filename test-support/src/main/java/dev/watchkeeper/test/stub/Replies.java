@@ -123,7 +123,7 @@ public final class Replies {
                 null, null));
     }
 
-    /** A line that is not JSON at all, e.g. {@code "{oops"}. */
+    /** A line that is not JSON at all, e.g. <code>"&#123;oops"</code>. */
     public static WatchLine notJson(String text) {
         return new WatchLine(text);
     }
