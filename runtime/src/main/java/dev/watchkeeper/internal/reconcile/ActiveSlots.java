@@ -2,12 +2,14 @@ package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
+import dev.watchkeeper.internal.shard.ShardParticipant;
 import dev.watchkeeper.internal.shard.Slots;
 import dev.watchkeeper.internal.shard.UidHash;
 import dev.watchkeeper.internal.store.CacheStore;
 import dev.watchkeeper.internal.text.Plural;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.WatcherGroup;
+import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.common.KubernetesObject;
@@ -19,6 +21,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * A worker asks {@link #admit} before each reconcile: the key's object is looked up in the primary stores without
  * decoding, and its uid's slot must be active, or the key is dropped and forgotten. {@link #narrow} gives slots up
  * and drains their running reconciles, interrupting them after the grace; {@link #widen} takes slots up and queues
- * the objects they hold.
+ * the objects they hold. {@link #participant} hands both to the replica's shard coordinator.
  *
  * <p>Admitting and narrowing hold this object's lock, so a reconcile either is admitted before a narrow and drained
  * by it, or sees the narrowed slots and is dropped: none of a given-up slot starts after {@link #narrow} returns.
@@ -178,8 +181,32 @@ final class ActiveSlots<T extends KubernetesObject> {
         }
     }
 
-    Slots active() {
-        return active;
+    /**
+     * This reconciler's side of sharding: {@link ShardParticipant#narrow narrow} and {@link ShardParticipant#widen
+     * widen} are these slots'; {@link ShardParticipant#assign assign} is handed to {@code assign}.
+     */
+    ShardParticipant participant(Consumer<Slots> assign) {
+        return new ShardParticipant() {
+            @Override
+            public void assign(Slots assigned) {
+                assign.accept(assigned);
+            }
+
+            @Override
+            public CompletableFuture<Void> narrow(Slots kept) {
+                return ActiveSlots.this.narrow(kept);
+            }
+
+            @Override
+            public void widen(Slots widened) {
+                ActiveSlots.this.widen(widened);
+            }
+        };
+    }
+
+    /** The active slots and whether a given-up one still drains, for the reconciler's snapshot. */
+    ReconcilerSnapshot.Shard shard() {
+        return new ReconcilerSnapshot.Shard(active.toString(), draining());
     }
 
     /** Whether a reconcile of a slot given up runs still. */

@@ -2,14 +2,9 @@ package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.reconcile.Finalizer;
 import dev.watchkeeper.reconcile.ReconcileFunction;
-import dev.watchkeeper.reconcile.ReconcileListener;
-import dev.watchkeeper.reconcile.ReconcileObserver;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
-import dev.watchkeeper.reconcile.SecondaryMapper;
 import dev.watchkeeper.reconcile.TriggerFilter;
-import dev.watchkeeper.backoff.TimeSource;
-import dev.watchkeeper.internal.concurrent.DaemonThreads;
 import dev.watchkeeper.internal.shard.ShardParticipant;
 import dev.watchkeeper.internal.shard.Slots;
 import dev.watchkeeper.store.ObjectKey;
@@ -17,17 +12,11 @@ import dev.watchkeeper.internal.text.Plural;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.WatcherGroup;
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
-import java.util.function.DoubleSupplier;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -53,10 +42,10 @@ import org.slf4j.LoggerFactory;
  * from the store when a worker takes its key, and clean-up belongs to ownerReferences (garbage collection) or a
  * {@link Finalizer}, whose cleanup runs while the object is being deleted. A delete forgets the key's failures.
  *
- * <p>The watchers are shared, not owned: the reconciler never starts or closes them.
+ * <p>The watchers are shared, not owned ({@link ReconcileSources}): the reconciler never starts or closes them.
  *
- * <p>A {@link Builder#sharded() sharded} reconciler reconciles only keys whose primary's uid hash lies in its
- * active slots, none until {@link #widen}; {@link #narrow} gives slots up and drains them (docs/sharding.md).
+ * <p>A {@link ReconcileLoopBuilder#sharded() sharded} reconciler reconciles only keys whose primary's uid hash lies
+ * in its active slots, none until {@link #widen}; {@link #narrow} gives slots up and drains them (docs/sharding.md).
  */
 public final class ReconcileLoop<T extends KubernetesObject> {
 
@@ -64,17 +53,8 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     private static final int FAILING_KEYS_SHOWN = 20;
     private static final Duration AFTER_INTERRUPT = Duration.ofSeconds(1);
 
-    /** A secondary watcher (or one per namespace) and how its objects map to primary keys. */
-    private record Secondary<S extends KubernetesObject>(WatcherGroup<S> watcher, SecondaryMapper<S> mapper) {
-
-        void listen(EventKeys<?> eventKeys, BooleanSupplier inert) {
-            eventKeys.listenTo(watcher, mapper, inert);
-        }
-    }
-
     private final String name;
-    private final WatcherGroup<T> primary;
-    private final List<Secondary<?>> secondaries;
+    private final ReconcileSources<T> sources;
     private final ReconcilerSettings settings;
     private final ReconcilerSnapshot.BackOff backOff;
 
@@ -91,39 +71,34 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     private volatile boolean stopping;
     private boolean suspended;
 
-    private ReconcileLoop(Builder<T> builder) {
+    ReconcileLoop(ReconcileLoopBuilder<T> builder) {
         this.name = builder.name;
-        this.primary = builder.primary;
-        this.secondaries = List.copyOf(builder.secondaries);
+        this.sources = new ReconcileSources<>(builder.primary, builder.secondaries);
         this.settings = builder.settings;
         this.backOff = ReconcilerSnapshot.BackOff.of(settings.backOffPolicy());
         this.queue = new ReconcileQueue(builder.time, settings, builder.resyncJitter);
-        if (builder.finalizer != null && builder.apiClient == null) {
-            throw new IllegalStateException("reconciler " + name + " has the finalizer " + builder.finalizer.name()
-                    + " but no ApiClient to add and remove it");
-        }
-        this.eventKeys = new EventKeys<>(primary.store(), queue,
+        this.eventKeys = new EventKeys<>(builder.primary.store(), queue,
                 EventKeys.filter(settings, builder.filter, builder.finalizer != null), settings.debounce());
         this.reconciliation = new Reconciliation<>(
-                ReconcileScope.of(name, primary, secondaries(), builder.apiClient, builder.time),
+                ReconcileScope.of(name, builder.primary, sources.secondaries(), builder.apiClient, builder.time),
                 new UserCode<>(builder.reconcile, builder.finalizer, builder.observer, builder.listeners),
                 queue, eventKeys);
-        this.slots = builder.sharded ? new ActiveSlots<>(name, primary, eventKeys, builder.time,
+        this.slots = builder.sharded ? new ActiveSlots<>(name, builder.primary, eventKeys, builder.time,
                 settings.shutdownGrace(), AFTER_INTERRUPT) : null;
         this.workers = new Workers(name, settings.concurrency(), builder.threadFactory, queue, reconciliation, slots,
                 this::stop);
     }
 
     /** Starts building a reconciler named {@code name} that reconciles the objects of {@code primary}. */
-    public static <T extends KubernetesObject> Builder<T> builder(String name, Watcher<T> primary,
+    public static <T extends KubernetesObject> ReconcileLoopBuilder<T> builder(String name, Watcher<T> primary,
             ReconcileFunction<T> reconcile) {
         return builder(name, WatcherGroup.of(primary), reconcile);
     }
 
     /** A reconciler that reconciles the objects of every watcher of {@code primary} (a set of namespaces). */
-    public static <T extends KubernetesObject> Builder<T> builder(String name, WatcherGroup<T> primary,
-            ReconcileFunction<T> reconcile) {
-        return new Builder<>(name, primary, reconcile);
+    public static <T extends KubernetesObject> ReconcileLoopBuilder<T> builder(String name,
+            WatcherGroup<T> primary, ReconcileFunction<T> reconcile) {
+        return new ReconcileLoopBuilder<>(name, primary, reconcile);
     }
 
     /**
@@ -188,20 +163,15 @@ public final class ReconcileLoop<T extends KubernetesObject> {
             throw new IllegalStateException("reconciler " + name + " is closed");
         }
         started = true;
-        eventKeys.listenTo(primary, () -> stopping);
-        secondaries.forEach(s -> s.listen(eventKeys, () -> stopping));
-        List<CompletableFuture<Void>> readiness = new ArrayList<>();
-        readiness.add(primary.store().ready());
-        secondaries.forEach(s -> readiness.add(s.watcher().store().ready()));
-        ready = CompletableFuture.allOf(readiness.toArray(CompletableFuture[]::new)).thenRun(() -> {
+        ready = sources.subscribe(eventKeys, () -> stopping).thenRun(() -> {
             queue.startResyncs(this::enqueueAll);
-            log.info("reconciler {} is ready: reconciling {}", name, Plural.count(primary.store().size(), "object"));
+            log.info("reconciler {} is ready: reconciling {}", name, Plural.count(primary().store().size(), "object"));
         });
     }
 
     /** Enqueues every primary: once all stores are ready, then at each periodic resync. */
     private void enqueueAll() {
-        log.debug("reconciler {}: enqueueing all {}", name, Plural.count(primary.store().size(), "object"));
+        log.debug("reconciler {}: enqueueing all {}", name, Plural.count(primary().store().size(), "object"));
         eventKeys.enqueueAll();
     }
 
@@ -248,27 +218,11 @@ public final class ReconcileLoop<T extends KubernetesObject> {
      * and {@link ShardParticipant#widen widen} are this reconciler's; {@link ShardParticipant#assign assign}, what
      * the primary watchers list, is handed to {@code assign} (the watchers are shared, not this reconciler's).
      *
-     * @throws IllegalStateException when the reconciler was not built {@link Builder#sharded() sharded}
+     * @throws IllegalStateException when the reconciler was not built {@link ReconcileLoopBuilder#sharded() sharded}
      */
     public ShardParticipant participant(Consumer<Slots> assign) {
         Objects.requireNonNull(assign, "assign");
-        ActiveSlots<T> sharded = shardSlots();
-        return new ShardParticipant() {
-            @Override
-            public void assign(Slots assigned) {
-                assign.accept(assigned);
-            }
-
-            @Override
-            public CompletableFuture<Void> narrow(Slots kept) {
-                return sharded.narrow(kept);
-            }
-
-            @Override
-            public void widen(Slots widened) {
-                sharded.widen(widened);
-            }
-        };
+        return shardSlots().participant(assign);
     }
 
     /**
@@ -277,7 +231,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
      * Those still running after the settings' shutdown grace are interrupted, and one that then throws is neither a
      * success nor a failure (as with a lost Lease).
      *
-     * @throws IllegalStateException when the reconciler was not built {@link Builder#sharded() sharded}
+     * @throws IllegalStateException when the reconciler was not built {@link ReconcileLoopBuilder#sharded() sharded}
      */
     public CompletableFuture<Void> narrow(Slots active) {
         return shardSlots().narrow(Objects.requireNonNull(active, "active"));
@@ -288,7 +242,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
      * gained (only those).
      *
      * @throws IllegalArgumentException when {@code active} leaves out a slot active now ({@link #narrow} first)
-     * @throws IllegalStateException    when the reconciler was not built {@link Builder#sharded() sharded}
+     * @throws IllegalStateException    when the reconciler was not built {@link ReconcileLoopBuilder#sharded() sharded}
      */
     public void widen(Slots active) {
         shardSlots().widen(Objects.requireNonNull(active, "active"));
@@ -317,12 +271,12 @@ public final class ReconcileLoop<T extends KubernetesObject> {
 
     /** The watcher of the primary resource (or the one per namespace of a set). */
     public WatcherGroup<T> primary() {
-        return primary;
+        return sources.primary();
     }
 
     /** The watchers of owned and otherwise watched resources. */
     public List<WatcherGroup<?>> secondaries() {
-        return secondaries.stream().<WatcherGroup<?>>map(Secondary::watcher).toList();
+        return sources.secondaries();
     }
 
     public ReconcilerSettings settings() {
@@ -362,11 +316,11 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     /** The current state, read when asked (the most recent failing keys, the counts, queue depth, readiness). */
     public ReconcilerSnapshot snapshot() {
         ReconcileStats stats = reconciliation.stats();
-        return new ReconcilerSnapshot(name, primary.name(), secondaries.stream().map(s -> s.watcher().name()).toList(),
+        return new ReconcilerSnapshot(name, primary().name(), sources.secondaryNames(),
                 isReady(), queue.depth(), queue.delayed(), queue.inFlight(), settings.concurrency(),
                 stats.lastReconcileAt(), stats.lastResult(), queue.recentFailures(FAILING_KEYS_SHOWN),
                 queue.failing(), stats.counts(), stuckKeys(), queue.rateLimit(), backOff,
-                slots == null ? null : new ReconcilerSnapshot.Shard(slots.active().toString(), slots.draining()));
+                slots == null ? null : slots.shard());
     }
 
     /** Reconciles that ignored their interrupt at a stop, a lost Lease or a narrow, by key, sorted. */
@@ -376,117 +330,5 @@ public final class ReconcileLoop<T extends KubernetesObject> {
             return stuck;
         }
         return Stream.concat(stuck.stream(), slots.stuckKeys().stream()).distinct().sorted().toList();
-    }
-
-    /** Builds a {@link ReconcileLoop}; everything but name, primary watcher and reconciler has a default. */
-    public static final class Builder<T extends KubernetesObject> {
-
-        private final String name;
-        private final WatcherGroup<T> primary;
-        private final ReconcileFunction<T> reconcile;
-        private final List<Secondary<?>> secondaries = new ArrayList<>();
-        private final List<ReconcileListener> listeners = new ArrayList<>();
-        private ReconcilerSettings settings = ReconcilerSettings.defaults();
-        private TriggerFilter<T> filter;
-        private Finalizer<T> finalizer;
-        private TimeSource time = TimeSource.system();
-        private ThreadFactory threadFactory = DaemonThreads.factory();
-        private DoubleSupplier resyncJitter = () -> ThreadLocalRandom.current().nextDouble();
-        private ReconcileObserver observer = ReconcileObserver.passThrough();
-        private ApiClient apiClient;
-        private boolean sharded;
-
-        private Builder(String name, WatcherGroup<T> primary, ReconcileFunction<T> reconcile) {
-            if (name == null || name.isBlank()) {
-                throw new IllegalArgumentException("a reconciler needs a name");
-            }
-            this.name = name;
-            this.primary = Objects.requireNonNull(primary, "primary");
-            this.reconcile = Objects.requireNonNull(reconcile, "reconcile");
-        }
-
-        /** A secondary resource whose objects name their primary in a controller ownerReference. */
-        public <S extends KubernetesObject> Builder<T> owns(Watcher<S> secondary) {
-            return watches(secondary, new OwnerReferenceMapper<>(primary.type(), primary.store()));
-        }
-
-        /** A secondary resource whose objects map to primary keys through {@code mapper}. */
-        public <S extends KubernetesObject> Builder<T> watches(Watcher<S> secondary, SecondaryMapper<S> mapper) {
-            return watches(WatcherGroup.of(Objects.requireNonNull(secondary, "secondary")), mapper);
-        }
-
-        /** A secondary resource watched per namespace, whose objects map to primary keys through {@code mapper}. */
-        public <S extends KubernetesObject> Builder<T> watches(WatcherGroup<S> secondary, SecondaryMapper<S> mapper) {
-            secondaries.add(new Secondary<>(Objects.requireNonNull(secondary, "secondary"),
-                    Objects.requireNonNull(mapper, "mapper")));
-            return this;
-        }
-
-        public Builder<T> settings(ReconcilerSettings settings) {
-            this.settings = Objects.requireNonNull(settings, "settings");
-            return this;
-        }
-
-        /** A trigger filter of your own; combined with the settings' triggers by "either". */
-        public Builder<T> filter(TriggerFilter<T> filter) {
-            this.filter = filter;
-            return this;
-        }
-
-        /**
-         * A finalizer added to every object before its first reconcile, whose cleanup runs instead of the
-         * reconcile once the object is being deleted (docs/semantics.md §10). Needs an {@link #apiClient}.
-         */
-        public Builder<T> finalizer(Finalizer<T> finalizer) {
-            this.finalizer = finalizer;
-            return this;
-        }
-
-        public Builder<T> timeSource(TimeSource time) {
-            this.time = Objects.requireNonNull(time, "time");
-            return this;
-        }
-
-        /** Where worker threads come from (virtual threads, say); default daemon platform threads. */
-        public Builder<T> threadFactory(ThreadFactory threadFactory) {
-            this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
-            return this;
-        }
-
-        public Builder<T> observer(ReconcileObserver observer) {
-            this.observer = Objects.requireNonNull(observer, "observer");
-            return this;
-        }
-
-        public Builder<T> listener(ReconcileListener listener) {
-            listeners.add(Objects.requireNonNull(listener, "listener"));
-            return this;
-        }
-
-        /** The client handed to reconciles in their context (and used for Events). */
-        public Builder<T> apiClient(ApiClient apiClient) {
-            this.apiClient = apiClient;
-            return this;
-        }
-
-        /**
-         * Reconciles only the keys of its active slots (docs/sharding.md): none until the first
-         * {@link ReconcileLoop#widen widen}; its {@link ReconcileLoop#participant participant} is driven by the
-         * replica's shard coordinator.
-         */
-        public Builder<T> sharded() {
-            this.sharded = true;
-            return this;
-        }
-
-        /** Where each resync finds its place in its ±10 % window: values in [0, 1); for tests that pin it. */
-        Builder<T> resyncJitter(DoubleSupplier random) {
-            this.resyncJitter = Objects.requireNonNull(random, "random");
-            return this;
-        }
-
-        public ReconcileLoop<T> build() {
-            return new ReconcileLoop<>(this);
-        }
     }
 }

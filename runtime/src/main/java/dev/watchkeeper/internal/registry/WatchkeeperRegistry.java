@@ -8,6 +8,7 @@ import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.leader.LeadershipListener;
 import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.ReconcileLoopBuilder;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.internal.reconcile.OwnerReferenceMapper;
@@ -252,7 +253,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
         if (settings.triggers().contains(Trigger.ALL) && !declaration.triggers().contains(Trigger.ALL)) {
             settings = settings.withTriggers(declaration.triggers()); // settings that set triggers win
         }
-        ReconcileLoop.Builder<T> builder = ReconcileLoop.builder(name, primary, declaration.reconciler())
+        ReconcileLoopBuilder<T> builder = ReconcileLoop.builder(name, primary, declaration.reconciler())
                 .settings(settings)
                 .filter(declaration.filter())
                 .finalizer(declaration.finalizer())
@@ -271,7 +272,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
         return reconciler;
     }
 
-    private <T extends KubernetesObject, S extends KubernetesObject> void addSecondary(ReconcileLoop.Builder<T> builder,
+    private <T extends KubernetesObject, S extends KubernetesObject> void addSecondary(ReconcileLoopBuilder<T> builder,
             WatcherGroup<T> primary, SecondaryDeclaration<S> declaration, List<String> namespaces) {
         SecondaryMapper<S> mapper = declaration.mapper() != null ? declaration.mapper()
                 : new OwnerReferenceMapper<>(primary.type(), primary.store());

@@ -767,11 +767,11 @@ class ReconcileLoopTest {
         assertThat(outcomes.get(0).kind()).isEqualTo(ReconcileOutcome.Kind.DONE);
     }
 
-    private ReconcileLoop.Builder<V1ConfigMap> builder(ReconcileFunction<V1ConfigMap> reconcile) {
+    private ReconcileLoopBuilder<V1ConfigMap> builder(ReconcileFunction<V1ConfigMap> reconcile) {
         return ReconcileLoop.builder("test", configMaps, reconcile).listener(outcomes::add);
     }
 
-    private ReconcileLoop<V1ConfigMap> start(ReconcileLoop.Builder<V1ConfigMap> builder) {
+    private ReconcileLoop<V1ConfigMap> start(ReconcileLoopBuilder<V1ConfigMap> builder) {
         ReconcileLoop<V1ConfigMap> reconciler = builder.build();
         reconcilers.add(reconciler);
         watchers.forEach(w -> {

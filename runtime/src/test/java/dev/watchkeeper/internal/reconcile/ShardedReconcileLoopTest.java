@@ -387,12 +387,12 @@ class ShardedReconcileLoopTest {
         assertThat(violations).isEmpty();
     }
 
-    private ReconcileLoop.Builder<V1ConfigMap> builder(ReconcileFunction<V1ConfigMap> reconcile) {
+    private ReconcileLoopBuilder<V1ConfigMap> builder(ReconcileFunction<V1ConfigMap> reconcile) {
         return ReconcileLoop.builder("sharded", configMaps, reconcile).listener(outcomes::add).sharded()
                 .settings(ReconcilerSettings.defaults().withShutdownGrace(GRACE));
     }
 
-    private ReconcileLoop<V1ConfigMap> start(ReconcileLoop.Builder<V1ConfigMap> builder) {
+    private ReconcileLoop<V1ConfigMap> start(ReconcileLoopBuilder<V1ConfigMap> builder) {
         ReconcileLoop<V1ConfigMap> reconciler = builder.build();
         reconcilers.add(reconciler);
         if (!configMaps.isRunning()) {
