@@ -60,12 +60,12 @@ abstract class ShardedWatcherScenarios {
     @ParameterizedTest(name = "shard selectors honoured: {0}")
     @ValueSource(booleans = {true, false})
     void holdsExactlyTheObjectsOfItsSlotsAndAfterAReshardExactlyThoseOfTheNewOnes(boolean honoured) throws Exception {
-        ApiClient client = honoured ? server().withShardSelectors() : server().withoutShardSelectors();
+        ApiClient client = client(honoured);
         String scenario = "sharded-watch-" + honoured;
         create(client, IntStream.range(0, 60).mapToObj(i -> configMap(scenario + "-" + i, scenario, null)).toList());
         RequestLog log = new RequestLog();
         EventRecorder<V1ConfigMap> recorder = new EventRecorder<>();
-        Watcher<V1ConfigMap> watcher = start(client, log, recorder, scenario, ShardFilter.BY_OBJECT_UID,
+        Watcher<V1ConfigMap> watcher = start(client(honoured), log, recorder, scenario, ShardFilter.BY_OBJECT_UID,
                 InitialListStrategy.LIST_WATCH);
 
         watcher.reshard(X);
@@ -103,12 +103,12 @@ abstract class ShardedWatcherScenarios {
     @ParameterizedTest(name = "shard selectors honoured: {0}")
     @ValueSource(booleans = {true, false})
     void aStreamingListHoldsTheSameObjectsThoughItsAnswerCannotSayWhoFiltered(boolean honoured) throws Exception {
-        ApiClient client = honoured ? server().withShardSelectors() : server().withoutShardSelectors();
+        ApiClient client = client(honoured);
         String scenario = "sharded-stream-" + honoured;
         create(client, IntStream.range(0, 60).mapToObj(i -> configMap(scenario + "-" + i, scenario, null)).toList());
         EventRecorder<V1ConfigMap> recorder = new EventRecorder<>();
-        Watcher<V1ConfigMap> watcher = start(client, new RequestLog(), recorder, scenario, ShardFilter.BY_OBJECT_UID,
-                InitialListStrategy.STREAMING);
+        Watcher<V1ConfigMap> watcher = start(client(honoured), new RequestLog(), recorder, scenario,
+                ShardFilter.BY_OBJECT_UID, InitialListStrategy.STREAMING);
 
         watcher.reshard(X);
         recorder.awaitEvent("InitDone", WAIT);
@@ -133,7 +133,7 @@ abstract class ShardedWatcherScenarios {
         owned.add(configMap(scenario + "-orphan", scenario, null));
         create(client, owned);
         EventRecorder<V1ConfigMap> recorder = new EventRecorder<>();
-        Watcher<V1ConfigMap> watcher = start(client, new RequestLog(), recorder, scenario,
+        Watcher<V1ConfigMap> watcher = start(client(false), new RequestLog(), recorder, scenario,
                 ShardFilter.BY_CONTROLLER_OWNER_UID, InitialListStrategy.LIST_WATCH);
 
         watcher.reshard(X);
@@ -144,6 +144,11 @@ abstract class ShardedWatcherScenarios {
         assertThat(expected).isNotEmpty().hasSizeLessThan(owners.size());
         assertThat(held(watcher).keySet()).isEqualTo(expected);
         assertThat(watcher.snapshot().shard().mode()).isEqualTo(Mode.CLIENT);
+    }
+
+    /** A new client (so a request log on one sees only the watcher's requests) of the server with or without the gate. */
+    private ApiClient client(boolean shardSelectorsHonoured) {
+        return shardSelectorsHonoured ? server().withShardSelectors() : server().withoutShardSelectors();
     }
 
     private Watcher<V1ConfigMap> start(ApiClient client, RequestLog log, EventRecorder<V1ConfigMap> recorder,
