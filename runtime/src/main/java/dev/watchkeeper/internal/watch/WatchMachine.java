@@ -53,6 +53,7 @@ public final class WatchMachine<T> {
     private final WatchApi<T> api;
     private final WatchOptions options;
     private final Clock clock;
+    private final ShardFilter shardFilter;
     private ResolvedResource resource;
     private boolean streaming;
     private boolean goneWithoutProgress;
@@ -60,7 +61,6 @@ public final class WatchMachine<T> {
     private String syncedVersion;
     private boolean syncedVersionRefused;
     private boolean pagesCachedLists;
-    private final ShardFilter shardFilter;
     private Slots slots;
     private String shardSelector;
     private WatcherSnapshot.Shard.Mode listedMode = WatcherSnapshot.Shard.Mode.UNKNOWN;
