@@ -25,11 +25,45 @@ import java.time.Instant;
  * @param backOff             a description of the backoff policy in use
  * @param backOffSettings     the numbers of the built-in backoff policy in use, or {@code null} when the watcher
  *                            runs a policy of its own ({@code Watcher.Builder#backOffPolicy})
+ * @param shard               the share of the uid-hash space a sharded watcher holds, or {@code null} for a watcher
+ *                            that is not sharded
  */
 public record WatcherSnapshot(String name, String resource, String namespace, String labelSelector,
         String fieldSelector, WatcherPhase phase, boolean synced, int objects, String resourceVersion,
         int consecutiveFailures, Duration currentDelay, Instant nextAttemptAt, WatchError lastError, Counts counts,
-        String backOff, BackOffSettings backOffSettings) {
+        String backOff, BackOffSettings backOffSettings, Shard shard) {
+
+    /**
+     * A sharded watcher's filter (docs/sharding.md).
+     *
+     * @param by    what places an object in a slot
+     * @param slots the slots it holds, e.g. {@code [0-31,64]}; {@code []} for none, {@code null} before its first
+     *              assignment
+     * @param mode  who filtered its last list
+     */
+    public record Shard(By by, String slots, Mode mode) {
+
+        /** The uid whose hash places an object. */
+        public enum By {
+            /** The object's own {@code metadata.uid} (a sharded reconciler's primary). */
+            OBJECT_UID,
+            /** The uid of its controller owner (a sharded reconciler's owned objects). */
+            CONTROLLER_OWNER_UID
+        }
+
+        /** Who filtered. The watcher filters every object itself in any case, so what it holds is the same. */
+        public enum Mode {
+            /** The server applied the watcher's {@code shardSelector}: its last list said so. */
+            SERVER,
+            /**
+             * Only the watcher: the server ignored the selector (an older server or the feature gate off), or none
+             * can be sent (by controller owner).
+             */
+            CLIENT,
+            /** Not known yet: no list answered, or a streaming list, whose answer does not say. */
+            UNKNOWN
+        }
+    }
 
     /**
      * Totals since start.

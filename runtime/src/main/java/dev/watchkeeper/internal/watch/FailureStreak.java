@@ -156,6 +156,13 @@ final class FailureStreak {
         }
     }
 
+    /** Ends the current wait (the curve goes on where it was), so the watcher starts over at once. Any thread. */
+    void wakeUp() {
+        if (waiting) {
+            sleeper.wakeUp();
+        }
+    }
+
     /** Ends the current wait and every later one with a {@link BackOffInterruptedException}. Any thread. */
     void close() {
         sleeper.close();

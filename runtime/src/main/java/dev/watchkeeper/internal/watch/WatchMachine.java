@@ -6,9 +6,12 @@ import dev.watchkeeper.watch.ListSemantics;
 import dev.watchkeeper.watch.WatchError;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.WatchOptions;
+import dev.watchkeeper.watch.WatcherSnapshot;
+import dev.watchkeeper.internal.shard.Slots;
 import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.internal.watch.WatchState.Empty;
+import dev.watchkeeper.internal.watch.WatchState.Idle;
 import dev.watchkeeper.internal.watch.WatchState.InitListed;
 import dev.watchkeeper.internal.watch.WatchState.InitPage;
 import dev.watchkeeper.internal.watch.WatchState.InitStream;
@@ -32,7 +35,8 @@ import java.util.Objects;
  * event's or bookmark's), where a rewatch resumes and a {@link ListSemantics#CACHED} relist asks from. In
  * {@code CACHED} mode it also remembers whether that version was refused (the next list is then consistent) and
  * whether the server paged a list at any version; in {@code AUTO} mode, how many streaming lists failed in a row,
- * and a fallback to list-watch.
+ * and a fallback to list-watch. A sharded machine also holds its slots, sends their {@code shardSelector} on every
+ * list page and watch (by object uid), and remembers whether the last list answer said the server applied it.
  */
 public final class WatchMachine<T> {
 
@@ -49,6 +53,7 @@ public final class WatchMachine<T> {
     private final WatchApi<T> api;
     private final WatchOptions options;
     private final Clock clock;
+    private final ShardFilter shardFilter;
     private ResolvedResource resource;
     private boolean streaming;
     private boolean goneWithoutProgress;
@@ -56,12 +61,51 @@ public final class WatchMachine<T> {
     private String syncedVersion;
     private boolean syncedVersionRefused;
     private boolean pagesCachedLists;
+    private Slots slots;
+    private String shardSelector;
+    private WatcherSnapshot.Shard.Mode listedMode = WatcherSnapshot.Shard.Mode.UNKNOWN;
 
+    /** A machine that lists and watches the whole scope. */
     public WatchMachine(WatchApi<T> api, WatchOptions options, Clock clock) {
+        this(api, options, clock, null);
+    }
+
+    /**
+     * @param shardFilter how a sharded watcher places objects, or {@code null} for one that is not sharded; a
+     *                    sharded machine is stepped only once {@link #reshard} gave it slots
+     */
+    public WatchMachine(WatchApi<T> api, WatchOptions options, Clock clock, ShardFilter shardFilter) {
         this.api = Objects.requireNonNull(api, "api");
         this.options = Objects.requireNonNull(options, "options");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.streaming = options.initialList() != InitialListStrategy.LIST_WATCH;
+        this.shardFilter = shardFilter;
+    }
+
+    /**
+     * The slots of a sharded machine from its next {@link Empty} state on: the driver steps from there, so the
+     * relist's mark and sweep keeps what is still in the share and drops what left.
+     */
+    public void reshard(Slots slots) {
+        if (shardFilter == null) {
+            throw new IllegalStateException("the watcher is not sharded");
+        }
+        this.slots = Objects.requireNonNull(slots, "slots");
+        this.shardSelector = shardFilter.selector(slots);
+    }
+
+    /** The slots of a sharded machine, or {@code null} before the first {@link #reshard} (or when not sharded). */
+    public Slots slots() {
+        return slots;
+    }
+
+    /**
+     * Whether the server applied the shard selector, by the last list answer: {@code SERVER} when it carried
+     * {@code metadata.shardInfo}, {@code CLIENT} when not (and always for a filter the server cannot apply), and
+     * {@code UNKNOWN} before any list and for a streaming list, whose end bookmark carries no {@code shardInfo}.
+     */
+    public WatcherSnapshot.Shard.Mode listedMode() {
+        return shardFilter == ShardFilter.BY_CONTROLLER_OWNER_UID ? WatcherSnapshot.Shard.Mode.CLIENT : listedMode;
     }
 
     /** Takes one step from {@code state}. Never throws for API or stream trouble: those become error events. */
@@ -81,6 +125,18 @@ public final class WatchMachine<T> {
     }
 
     private Step<T> next(WatchState<T> state) {
+        if (state instanceof Idle<T>) {
+            return Step.proceed(List.of(), state);
+        }
+        if (state instanceof Empty<T> && shardFilter != null) {
+            if (slots == null) {
+                throw new IllegalStateException("a sharded watcher lists only once it was given slots");
+            }
+            if (slots.isEmpty()) {
+                // No share: a list of nothing, without a request. Its InitDone sweeps the store empty.
+                return Step.proceed(List.of(new WatchEvent.Init<>(), new WatchEvent.InitDone<>()), new Idle<>());
+            }
+        }
         if (state instanceof Empty<T>) {
             // Init first, without I/O, so listeners (the store) learn that a relist begins even if it then fails.
             WatchState<T> next = streaming ? new InitStream<>() : new InitPage<>(firstPage());
@@ -116,10 +172,10 @@ public final class WatchMachine<T> {
      */
     private ListRequest firstPage() {
         if (options.listSemantics() == ListSemantics.CONSISTENT || syncedVersionRefused) {
-            return ListRequest.consistent();
+            return ListRequest.consistent().withShardSelector(shardSelector);
         }
-        return syncedVersion == null ? ListRequest.anyVersion()
-                : ListRequest.notOlderThan(syncedVersion, pagesCachedLists);
+        return (syncedVersion == null ? ListRequest.anyVersion()
+                : ListRequest.notOlderThan(syncedVersion, pagesCachedLists)).withShardSelector(shardSelector);
     }
 
     private Step<T> listPage(ListRequest request) {
@@ -137,9 +193,13 @@ public final class WatchMachine<T> {
                 // always serve, so list that way at once; nothing of this list was delivered yet.
                 syncedVersionRefused = true;
                 return Step.proceed(List.of(new WatchEvent.Failure<>(error)),
-                        new InitPage<>(ListRequest.consistent()));
+                        new InitPage<>(ListRequest.consistent().withShardSelector(shardSelector)));
             }
             return Step.backOff(error, new Empty<>());
+        }
+        if (shardFilter != null) {
+            listedMode = page.shardSelector() != null ? WatcherSnapshot.Shard.Mode.SERVER
+                    : WatcherSnapshot.Shard.Mode.CLIENT;
         }
         List<WatchEvent<T>> events = new ArrayList<>(page.items().size() + 1);
         for (CachedObject<T> item : page.items()) {
@@ -176,7 +236,10 @@ public final class WatchMachine<T> {
 
     private Step<T> startStreamingList() {
         boolean auto = options.initialList() == InitialListStrategy.AUTO;
-        WatchRequest request = new WatchRequest(null, true, auto ? options.autoFallbackAfter() : null);
+        WatchRequest request = WatchRequest.streamingList(auto ? options.autoFallbackAfter() : null)
+                .withShardSelector(shardSelector);
+        // The end of the initial events is a bookmark object, not a list: it never says whether the server filtered.
+        listedMode = WatcherSnapshot.Shard.Mode.UNKNOWN;
         try {
             return Step.proceed(List.of(), new Watching<>(null, api.watch(resource(), request), clock.instant(),
                     false, true));
@@ -198,7 +261,8 @@ public final class WatchMachine<T> {
     private Step<T> startWatch(String resourceVersion) {
         try {
             return Step.proceed(List.of(), new Watching<>(resourceVersion,
-                    api.watch(resource(), WatchRequest.from(resourceVersion)), clock.instant(), false, false));
+                    api.watch(resource(), WatchRequest.from(resourceVersion).withShardSelector(shardSelector)),
+                    clock.instant(), false, false));
         } catch (ApiFailure failure) {
             WatchError error = error(ErrorKind.WATCH_START_FAILED, failure);
             if (failure.code() == 410) {

@@ -12,6 +12,13 @@ public sealed interface WatchState<T> {
     record Empty<T>() implements WatchState<T> {
     }
 
+    /**
+     * A sharded watcher that holds no slot: it makes no request until it is given some ({@link Watcher#reshard}),
+     * which starts it over from {@link Empty}.
+     */
+    record Idle<T>() implements WatchState<T> {
+    }
+
     /** Listing: the next step fetches the page {@code request} asks for. */
     record InitPage<T>(ListRequest request) implements WatchState<T> {
     }

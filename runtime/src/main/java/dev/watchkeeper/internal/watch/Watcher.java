@@ -12,6 +12,7 @@ import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.shard.Slots;
 import dev.watchkeeper.internal.store.CacheStore;
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.Store;
@@ -47,6 +48,9 @@ import org.springframework.retry.backoff.SleepingBackOffPolicy;
  *     watcher.store().awaitReady(Duration.ofSeconds(30));
  * }
  * }</pre>
+ *
+ * <p>A sharded watcher ({@link Builder#shardFilter}) holds only the objects whose uid hashes into the slots it was last
+ * given ({@link #reshard}), and nothing before the first (docs/sharding.md).
  */
 public final class Watcher<T extends KubernetesObject> implements AutoCloseable {
 
@@ -65,7 +69,12 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private final FailureStreak streak;
     private final BackOffSettings backOffSettings;
     private final ThreadFactory threadFactory;
+    private final ShardFilter shardFilter;
+    private final ShardGate<T> shardGate;
+    /** Guards {@link #assigned}; the thread waits on it while it has no slots to list. */
+    private final Object assignment = new Object();
 
+    private volatile Slots assigned;
     private volatile WatcherSnapshot snapshot;
     private volatile boolean closed;
     private Thread thread;
@@ -76,8 +85,10 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         this.scope = builder.scope;
         this.time = builder.time;
         this.api = Objects.requireNonNull(builder.transport.create(builder.scope, builder.options), "transport");
-        this.machine = new WatchMachine<>(api, builder.options, time.clock());
+        this.shardFilter = builder.shardFilter;
+        this.machine = new WatchMachine<>(api, builder.options, time.clock(), shardFilter);
         this.store = new CacheStore<>(name, builder.options.stripManagedFields());
+        this.shardGate = shardFilter == null ? null : new ShardGate<>(shardFilter, store);
         this.fanOut = new ListenerFanOut<>(name, tally, time.clock());
         this.streak = new FailureStreak(name,
                 builder.retryPolicy != null ? builder.retryPolicy : builder.backOff.retryPolicy(time.clock()),
@@ -123,6 +134,33 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         streak.retryNow();
     }
 
+    /**
+     * Gives a sharded watcher the slots it holds from now on; any thread. The watcher starts over at once (no
+     * backoff, no failure counted) with a relist of the new share: objects still in it are replaced in place, those
+     * that left are swept and delivered as final-state-unknown deletes before {@code InitDone}, those that came are
+     * listed in; then it watches the new share. With no slots it empties its store the same way and makes no request
+     * until it is given some.
+     *
+     * @throws IllegalStateException when the watcher was not built with a {@link Builder#shardFilter}
+     */
+    public void reshard(Slots slots) {
+        Objects.requireNonNull(slots, "slots");
+        if (shardFilter == null) {
+            throw new IllegalStateException("watcher " + name + " is not sharded");
+        }
+        synchronized (assignment) {
+            if (slots.equals(assigned)) {
+                return;
+            }
+            assigned = slots;
+            assignment.notifyAll();
+            // Under the lock, so that this can only end a call for the old share: the thread adopts the new
+            // slots under the same lock before it makes a call for them.
+            api.abort();
+        }
+        streak.wakeUp();
+    }
+
     /** Stops the watcher: ends any wait or open watch and returns within about a second. */
     @Override
     public void close() {
@@ -133,6 +171,9 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
             }
             closed = true;
             running = thread;
+        }
+        synchronized (assignment) {
+            assignment.notifyAll();
         }
         streak.close();
         // Cancelling the call ends a blocked read; the watcher's own thread then closes the stream, since closing
@@ -185,10 +226,21 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         WatchState<T> state = new WatchState.Empty<>();
         try {
             while (!closed) {
+                if (shardFilter != null) {
+                    state = followAssignment(state);
+                    if (state == null) {
+                        break;
+                    }
+                }
                 Step<T> step = safeStep(state);
                 state = step.next();
                 if (closed) {
                     break;
+                }
+                if (shardFilter != null && !assigned.equals(machine.slots())) {
+                    // The share changed while the step ran (a call the reshard cut short, say): what it yielded is
+                    // for the old share, and neither progress nor failure; the next turn relists the new one.
+                    continue;
                 }
                 deliver(step.events());
                 logFailuresRetriedAtOnce(step);
@@ -214,6 +266,42 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         }
     }
 
+    /**
+     * Waits while a sharded watcher has no slots yet, or holds none and was given no others; when it was given new
+     * slots, starts over from {@code Empty} with them. Returns the state to step, or {@code null} once closed.
+     */
+    private WatchState<T> followAssignment(WatchState<T> state) {
+        Slots previous = machine.slots();
+        Slots wanted;
+        synchronized (assignment) {
+            try {
+                while (!closed && (assigned == null
+                        || state instanceof WatchState.Idle<T> && assigned.equals(previous))) {
+                    assignment.wait();
+                }
+            } catch (InterruptedException interrupted) {
+                if (!closed) {
+                    log.warn("watcher {} stops: its wait for slots was interrupted", name);
+                }
+                return null;
+            }
+            if (closed) {
+                return null;
+            }
+            wanted = assigned;
+            if (wanted.equals(previous)) {
+                return state;
+            }
+            machine.reshard(wanted);
+        }
+        shardGate.reshard(wanted);
+        if (state instanceof WatchState.Watching<T> watching) {
+            watching.stream().close();
+        }
+        log.info("watcher {} reshards: slots {} -> {}", name, previous == null ? "none yet" : previous, wanted);
+        return new WatchState.Empty<>();
+    }
+
     /** The machine never throws for API trouble; anything else is a bug that must not kill the thread. */
     private Step<T> safeStep(WatchState<T> state) {
         try {
@@ -234,7 +322,11 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
 
     /** Each event goes to the store first, then to the listeners (docs/semantics.md §1). */
     private void deliver(List<WatchEvent<T>> events) {
-        for (WatchEvent<T> event : events) {
+        for (WatchEvent<T> received : events) {
+            WatchEvent<T> event = shardGate == null ? received : shardGate.admit(received);
+            if (event == null) {
+                continue;
+            }
             if (event instanceof WatchEvent.Init<T>) {
                 store.startRelist();
             } else if (event instanceof WatchEvent.InitApply<T> apply) {
@@ -284,11 +376,25 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         return new WatcherSnapshot(name, resource, scope.namespace(), scope.labelSelector(), scope.fieldSelector(),
                 phase, tally.synced() && phase != WatcherPhase.STOPPED, store.size(), machine.syncedVersion(),
                 streak.consecutiveFailures(), delay, nextAttemptAt, tally.lastError(), counts, streak.description(),
-                backOffSettings);
+                backOffSettings, shard());
+    }
+
+    /** The shard part of the snapshot, or {@code null} when not sharded. */
+    private WatcherSnapshot.Shard shard() {
+        if (shardFilter == null) {
+            return null;
+        }
+        Slots slots = machine.slots();
+        WatcherSnapshot.Shard.Mode mode = machine.listedMode();
+        if (mode == WatcherSnapshot.Shard.Mode.UNKNOWN && shardGate.sawOutside()) {
+            // A streaming list does not say whether the server filtered, but an object outside the share shows it did not.
+            mode = WatcherSnapshot.Shard.Mode.CLIENT;
+        }
+        return new WatcherSnapshot.Shard(shardFilter.by(), slots == null ? null : slots.toString(), mode);
     }
 
     private WatcherPhase phaseOf(WatchState<T> state) {
-        if (state instanceof WatchState.InitListed<T>) {
+        if (state instanceof WatchState.InitListed<T> || state instanceof WatchState.Idle<T>) {
             return WatcherPhase.WATCHING;
         }
         if (state instanceof WatchState.Watching<T> watching) {
@@ -310,6 +416,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         private RetryPolicy retryPolicy;
         private TimeSource time = TimeSource.system();
         private ThreadFactory threadFactory;
+        private ShardFilter shardFilter;
 
         private Builder(WatchApi.Factory<T> transport, ResourceType<T> type) {
             this.transport = transport;
@@ -362,6 +469,15 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         /** Where the watcher's thread comes from (virtual threads, say); default a new platform thread. */
         public Builder<T> threadFactory(ThreadFactory threadFactory) {
             this.threadFactory = threadFactory;
+            return this;
+        }
+
+        /**
+         * Makes the watcher sharded: it holds only the objects {@code filter} places in the slots it is given by
+         * {@link Watcher#reshard}, and nothing until the first. Default: not sharded.
+         */
+        public Builder<T> shardFilter(ShardFilter filter) {
+            this.shardFilter = filter;
             return this;
         }
 

@@ -25,6 +25,14 @@ final class ScriptedWatchApi implements WatchApi<V1ConfigMap> {
         return this;
     }
 
+    /** A page whose metadata says the server applied {@code shardSelector}. */
+    ScriptedWatchApi shardedPage(String shardSelector, String continueToken, String resourceVersion,
+            V1ConfigMap... items) {
+        answers.add(new ListPage<>(Stream.of(items).map(CachedObject::of).toList(), resourceVersion, continueToken,
+                List.of(), shardSelector));
+        return this;
+    }
+
     ScriptedWatchApi fail(int code) {
         answers.add(new ApiFailure(code, "failure " + code));
         return this;
@@ -58,13 +66,14 @@ final class ScriptedWatchApi implements WatchApi<V1ConfigMap> {
     public ListPage<V1ConfigMap> list(ResolvedResource resource, ListRequest request) throws ApiFailure {
         calls.add("list " + (request.continueToken() == null ? "" : request.continueToken())
                 + (request.resourceVersion() == null ? "" : "rv=" + request.resourceVersion())
-                + (request.paged() ? "" : " unpaged"));
+                + (request.paged() ? "" : " unpaged") + shard(request.shardSelector()));
         return answer(ListPage.class);
     }
 
     @Override
     public EventStream<V1ConfigMap> watch(ResolvedResource resource, WatchRequest request) throws ApiFailure {
-        calls.add("watch " + request.resourceVersion() + (request.sendInitialEvents() ? " initial" : ""));
+        calls.add("watch " + request.resourceVersion() + (request.sendInitialEvents() ? " initial" : "")
+                + shard(request.shardSelector()));
         List<?> events = answer(List.class);
         Iterator<?> it = events.iterator();
         return new EventStream<>() {
@@ -93,6 +102,10 @@ final class ScriptedWatchApi implements WatchApi<V1ConfigMap> {
 
     @Override
     public void abort() {
+    }
+
+    private static String shard(String selector) {
+        return selector == null ? "" : " shardSelector=" + selector;
     }
 
     @SuppressWarnings("unchecked")

@@ -137,13 +137,15 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
         addIfPresent(query, "resourceVersion", request.resourceVersion());
         addIfPresent(query, "continue", request.continueToken());
         addSelectors(query);
+        addIfPresent(query, "shardSelector", request.shardSelector());
         String display = resource.toString();
         byte[] body = execute(listClient, get(resource.collectionPath(scope.namespace()), query,
                 type.isMetadataOnly() ? METADATA_LIST : JSON), "list",
                 resource.qualifiedName(), display);
         ObjectScanner.ScannedList<T> scanned = scanner(display).list(body);
         if (scanned != null) {
-            return new ListPage<>(scanned.items(), scanned.resourceVersion(), scanned.continueToken(), List.of());
+            return new ListPage<>(scanned.items(), scanned.resourceVersion(), scanned.continueToken(), List.of(),
+                    scanned.shardSelector());
         }
         return parseList(new String(body, StandardCharsets.UTF_8), display);
     }
@@ -160,6 +162,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
             query.add(new Pair("resourceVersionMatch", "NotOlderThan"));
         }
         addSelectors(query);
+        addIfPresent(query, "shardSelector", request.shardSelector());
         String display = resource.toString();
         Call call = watchClient.newCall(get(resource.collectionPath(scope.namespace()), query,
                 type.isMetadataOnly() ? METADATA : JSON));
@@ -214,7 +217,8 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
                 // taken for an empty list, it would empty the store at InitDone
                 throw notAList(display, "no items", body, null);
             }
-            return new ListPage<>(items, metadata.resourceVersion(), metadata.continueToken(), undecodable);
+            return new ListPage<>(items, metadata.resourceVersion(), metadata.continueToken(), undecodable,
+                    metadata.shardSelector());
         } catch (IOException | RuntimeException e) {
             throw notAList(display, e.getClass().getSimpleName(), body, e);
         }
@@ -225,8 +229,11 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
                 + reason + ")", null, new IOException("unexpected list body: " + ApiFailures.snippet(body), cause));
     }
 
-    /** {@code hasItems}: whether the body had an {@code items} field (null allowed); a body without one is no list. */
-    private record ListMetadata(String resourceVersion, String continueToken, boolean hasItems) {
+    /**
+     * {@code hasItems}: whether the body had an {@code items} field (null allowed); a body without one is no list.
+     * {@code shardSelector}: {@code metadata.shardInfo.selector}, or {@code null}.
+     */
+    private record ListMetadata(String resourceVersion, String continueToken, String shardSelector, boolean hasItems) {
     }
 
     /** Reads one item at the reader's position. */
@@ -238,6 +245,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
     private static ListMetadata walkList(JsonReader reader, ItemReader items) throws IOException {
         String resourceVersion = null;
         String continueToken = null;
+        String shardSelector = null;
         boolean hasItems = false;
         reader.beginObject();
         while (reader.hasNext()) {
@@ -246,6 +254,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
                     JsonElement metadata = JsonParser.parseReader(reader);
                     resourceVersion = JsonFields.string(metadata, "resourceVersion");
                     continueToken = JsonFields.string(metadata, "continue");
+                    shardSelector = JsonFields.string(JsonFields.object(metadata, "shardInfo"), "selector");
                 }
                 case "items" -> {
                     hasItems = true;
@@ -263,7 +272,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
             }
         }
         reader.endObject();
-        return new ListMetadata(resourceVersion, continueToken, hasItems);
+        return new ListMetadata(resourceVersion, continueToken, shardSelector, hasItems);
     }
 
     private byte[] execute(OkHttpClient http, Request request, String verb, String resource, String display)

@@ -21,8 +21,9 @@ import java.util.Map;
  */
 final class ObjectScanner<T> {
 
-    /** A list page read from its body: its objects, resourceVersion and continue token. */
-    record ScannedList<T>(List<CachedObject<T>> items, String resourceVersion, String continueToken) {
+    /** A list page read from its body: its objects, resourceVersion, continue token and applied shard selector. */
+    record ScannedList<T>(List<CachedObject<T>> items, String resourceVersion, String continueToken,
+            String shardSelector) {
     }
 
     /** A watch event's type and object, read from its line. */
@@ -34,6 +35,8 @@ final class ObjectScanner<T> {
     private static final byte[] METADATA = ascii("metadata");
     private static final byte[] ITEMS = ascii("items");
     private static final byte[] CONTINUE = ascii("continue");
+    private static final byte[] SHARD_INFO = ascii("shardInfo");
+    private static final byte[] SELECTOR = ascii("selector");
     private static final byte[] NAME = ascii("name");
     private static final byte[] NAMESPACE = ascii("namespace");
     private static final byte[] UID = ascii("uid");
@@ -176,8 +179,8 @@ final class ObjectScanner<T> {
             if (at != limit || items.isEmpty()) {
                 return null;
             }
-            String[] found = listMetadata[0] == null ? new String[2] : listMetadata[0];
-            return new ScannedList<>(items.get(0), found[0], found[1]);
+            String[] found = listMetadata[0] == null ? new String[3] : listMetadata[0];
+            return new ScannedList<>(items.get(0), found[0], found[1], found[2]);
         } catch (NotScanned | ArrayIndexOutOfBoundsException giveUp) {
             return null;
         } finally {
@@ -185,9 +188,9 @@ final class ObjectScanner<T> {
         }
     }
 
-    /** {@code [resourceVersion, continue]} of a list's metadata. */
+    /** {@code [resourceVersion, continue, shardInfo.selector]} of a list's metadata. */
     private String[] listMetadata() throws NotScanned {
-        String[] found = new String[2];
+        String[] found = new String[3];
         if (literalNull()) {
             return found;
         }
@@ -196,11 +199,29 @@ final class ObjectScanner<T> {
                 found[0] = stringOrNull();
             } else if (is(keyStart, keyEnd, CONTINUE)) {
                 found[1] = stringOrNull();
+            } else if (is(keyStart, keyEnd, SHARD_INFO)) {
+                found[2] = shardInfoSelector();
             } else {
                 skipValue();
             }
         });
         return found;
+    }
+
+    /** {@code selector} of a list's {@code metadata.shardInfo}; a selector with escapes gives up (it has none). */
+    private String shardInfoSelector() throws NotScanned {
+        String[] selector = new String[1];
+        if (literalNull()) {
+            return null;
+        }
+        members((keyStart, keyEnd, memberStart, first) -> {
+            if (is(keyStart, keyEnd, SELECTOR)) {
+                selector[0] = stringOrNull();
+            } else {
+                skipValue();
+            }
+        });
+        return selector[0];
     }
 
     private List<CachedObject<T>> items() throws NotScanned {

@@ -92,6 +92,21 @@ class ObjectScannerTest {
         assertThat(list.items()).extracting(o -> o.key().name()).containsExactly("a", "b");
     }
 
+    @Test
+    void aListReadsTheShardSelectorTheServerApplied() {
+        String selector = "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')";
+        ObjectScanner.ScannedList<V1ConfigMap> sharded = scanner.list(("{\"metadata\":{\"resourceVersion\":\"12\","
+                + "\"shardInfo\":{\"selector\":\"" + selector + "\",\"future\":[1]}},\"items\":[" + OBJECT + "]}")
+                .getBytes(StandardCharsets.UTF_8));
+        ObjectScanner.ScannedList<V1ConfigMap> plain = scanner.list(("{\"metadata\":{\"resourceVersion\":\"12\"},"
+                + "\"items\":[" + OBJECT + "]}").getBytes(StandardCharsets.UTF_8));
+
+        assertThat(sharded.shardSelector()).isEqualTo(selector);
+        assertThat(sharded.resourceVersion()).isEqualTo("12");
+        assertThat(sharded.items()).hasSize(1);
+        assertThat(plain.shardSelector()).isNull();
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
             "{\"type\":\"ADDED\",\"object\":{\"metadata\":{\"n\\u0061me\":\"a\"}}}", // an escaped key
