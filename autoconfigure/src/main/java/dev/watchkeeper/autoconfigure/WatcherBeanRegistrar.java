@@ -77,6 +77,8 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
             registerProperty(registry, beanFactory, declared);
         }
         ParsedReconcilers reconcilers = reconcilers();
+        // A sharded reconciler's watchers hold only this replica's share: they are the registry's, not beans to inject.
+        boolean sharded = environment.getProperty("watchkeeper.sharding.enabled", Boolean.class, false);
         for (String beanName : existing) {
             Class<?> type = typeOf(beanFactory, beanName);
             if (type == null) {
@@ -84,6 +86,8 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
             }
             if (WatcherDeclaration.class.isAssignableFrom(type)) {
                 registerDefinition(registry, beanFactory, beanName);
+            } else if (sharded) {
+                reconcilers.parse(beanName, type); // parsed here all the same, once, for the post-processor
             } else {
                 for (ParsedReconciler reconciler : reconcilers.parse(beanName, type)) {
                     for (WatcherDeclaration<?> declaration : reconciler.watchers()) {

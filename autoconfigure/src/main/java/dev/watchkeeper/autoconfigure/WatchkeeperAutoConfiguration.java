@@ -7,6 +7,8 @@ import dev.watchkeeper.leader.LeaderElectionSettings;
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.reconcile.ReconcileObserver;
 import dev.watchkeeper.internal.registry.RegistryServices;
+import dev.watchkeeper.internal.registry.WatcherFactory;
+import dev.watchkeeper.internal.shard.ShardCoordinator;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import io.kubernetes.client.openapi.ApiClient;
@@ -83,13 +85,15 @@ public final class WatchkeeperAutoConfiguration {
     @ConditionalOnMissingBean
     WatchkeeperRegistry watchkeeperRegistry(ApiClient apiClient, TimeSource time, WatchkeeperSettings settings,
             ObjectProvider<ReconcileObserver> observer, ObjectProvider<LeaderElector> elector,
-            ApplicationEventPublisher events, Environment environment) {
+            ObjectProvider<ShardCoordinator> coordinator, ApplicationEventPublisher events, Environment environment) {
         ThreadFactory threads = Threading.VIRTUAL.isActive(environment)
                 ? new VirtualThreadTaskExecutor("watchkeeper-").getVirtualThreadFactory()
                 : null;
         LeaderElector leader = elector.getIfAvailable();
-        WatchkeeperRegistry registry = new WatchkeeperRegistry(new RegistryServices(apiClient, time, settings, threads,
-                threads, observer.getIfAvailable()), leader);
+        RegistryServices services = new RegistryServices(apiClient, time, settings, threads, threads,
+                observer.getIfAvailable());
+        WatchkeeperRegistry registry = new WatchkeeperRegistry(services, WatcherFactory.http(apiClient), leader,
+                coordinator.getIfAvailable());
         if (leader != null) { // after the registry's own listener: events come once reconcilers started or stopped
             leader.addListener(new LeadershipEvents(leader, events));
         }

@@ -4,7 +4,6 @@ import dev.watchkeeper.registry.ReconcilerDeclaration;
 import dev.watchkeeper.registry.SecondaryDeclaration;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.registry.WatchkeeperState;
-import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.leader.LeadershipListener;
 import dev.watchkeeper.internal.reconcile.ReconcileLoop;
@@ -14,10 +13,10 @@ import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.internal.reconcile.OwnerReferenceMapper;
 import dev.watchkeeper.reconcile.SecondaryMapper;
 import dev.watchkeeper.reconcile.Trigger;
-import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.internal.text.Plural;
-import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.shard.ShardCoordinator;
+import dev.watchkeeper.internal.watch.ShardFilter;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.WatcherGroup;
 import dev.watchkeeper.watch.WatcherSnapshot;
@@ -25,18 +24,15 @@ import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.retry.backoff.BackOffPolicy;
 
 /**
  * Knows every watcher and reconciler and runs them with the application context (modelled on spring-kafka's
@@ -67,26 +63,15 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
 
     private static final Logger log = LoggerFactory.getLogger(WatchkeeperRegistry.class);
 
-    /** What makes two watchers the same (docs/semantics.md §11). */
-    private record Identity(ResourceType<?> type, WatchScope scope, WatchOptions options, BackOffSettings backOff,
-            BackOffPolicy backOffPolicy) {
-    }
-
-    /** Who holds a name, for clash messages. */
-    private record NameOwner(Identity watcher, String description) {
-    }
-
     private final RegistryServices services;
-    private final WatcherFactory watcherFactory;
-    private final Map<Identity, Watcher<?>> watchersByIdentity = new LinkedHashMap<>();
-    private final Map<String, Watcher<?>> watchersByName = new LinkedHashMap<>();
     private final Map<String, ReconcileLoop<?>> reconcilers = new LinkedHashMap<>();
-    private final Map<String, List<Watcher<?>>> groups = new LinkedHashMap<>();
-    private final Map<String, NameOwner> names = new HashMap<>();
+    private final WatcherTable table;
     private final List<Watcher<?>> started = new ArrayList<>();
     private final LeaderElector elector;
     /** The reconcilers again, for the elector's thread, which must not wait for the registry's lock. */
     private final List<ReconcileLoop<?>> leaderOnly = new CopyOnWriteArrayList<>();
+    /** With sharding, every reconciler reconciles this replica's share only (docs/sharding.md); else {@code null}. */
+    private final ShardCoordinator coordinator;
     private volatile boolean running;
     private boolean stopped;
 
@@ -106,9 +91,24 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
 
     /** A registry with its own watcher factory and, unless {@code null}, leader election. */
     public WatchkeeperRegistry(RegistryServices services, WatcherFactory watcherFactory, LeaderElector elector) {
+        this(services, watcherFactory, elector, null);
+    }
+
+    /**
+     * A registry with its own watcher factory and, unless {@code null}, either leader election or sharding: with a
+     * {@code coordinator} every reconciler is sharded and added to it as a participant, and the registry starts and
+     * closes it.
+     */
+    public WatchkeeperRegistry(RegistryServices services, WatcherFactory watcherFactory, LeaderElector elector,
+            ShardCoordinator coordinator) {
+        if (elector != null && coordinator != null) {
+            throw new IllegalArgumentException("a registry's reconcilers follow leader election or sharding, not both");
+        }
         this.services = Objects.requireNonNull(services, "services");
-        this.watcherFactory = Objects.requireNonNull(watcherFactory, "watcherFactory");
+        this.table = new WatcherTable(services, Objects.requireNonNull(watcherFactory, "watcherFactory"),
+                this::watcherCreated);
         this.elector = elector;
+        this.coordinator = coordinator;
         if (elector != null) {
             elector.addListener(new LeadershipListener() {
                 @Override
@@ -131,7 +131,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
 
     /** Every watcher, in the order they were created. */
     public synchronized Collection<Watcher<?>> watchers() {
-        return List.copyOf(watchersByIdentity.values());
+        return table.watchers();
     }
 
     /** Every reconciler, in the order they were registered. */
@@ -141,7 +141,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
 
     /** The watcher with this name (declared or derived). */
     public synchronized Optional<Watcher<?>> watcher(String name) {
-        return Optional.ofNullable(watchersByName.get(name));
+        return table.watcher(name);
     }
 
     /**
@@ -149,11 +149,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
      * {@link #watcherGroup}); empty when the name is unknown.
      */
     public synchronized List<Watcher<?>> watchersNamed(String name) {
-        Watcher<?> watcher = watchersByName.get(name);
-        if (watcher != null) {
-            return List.of(watcher);
-        }
-        return groups.getOrDefault(name, List.of());
+        return table.watchersNamed(name);
     }
 
     /**
@@ -163,24 +159,11 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
      *
      * @throws IllegalStateException when a name clashes
      */
-    @SuppressWarnings("unchecked")
     public synchronized <T extends KubernetesObject> List<Watcher<T>> watcherGroup(String name,
             List<WatcherDeclaration<T>> members) {
-        if (members.isEmpty()) {
-            throw new IllegalArgumentException("watcher group " + name + " has no members");
-        }
-        List<Watcher<?>> existing = groups.get(name);
-        List<Watcher<T>> watchers = new ArrayList<>();
-        if (existing == null) {
-            claim(name, new NameOwner(null, "watcher group " + name + " of " + members.get(0).describe()));
-        }
-        members.forEach(member -> watchers.add(watcher(member)));
-        if (existing != null && !existing.equals(watchers)) {
-            throw new IllegalStateException("the watcher group '" + name + "' is declared twice, differently");
-        }
-        groups.put(name, List.copyOf(watchers));
-        return watchers;
+        return table.group(name, members, null);
     }
+
 
     public synchronized Optional<ReconcileLoop<?>> reconciler(String name) {
         return Optional.ofNullable(reconcilers.get(name));
@@ -216,26 +199,17 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
      *
      * @throws IllegalStateException when its name is taken by a different watcher or by a reconciler
      */
-    @SuppressWarnings("unchecked")
     public synchronized <T extends KubernetesObject> Watcher<T> watcher(WatcherDeclaration<T> declaration) {
-        String name = declaration.effectiveName();
-        Identity identity = new Identity(declaration.type(), declaration.scope(),
-                declaration.options() != null ? declaration.options() : services.settings().watchOptions(name),
-                declaration.backOff() != null ? declaration.backOff() : services.settings().watcherBackOff(name),
-                services.settings().watcherBackOffPolicy(name));
-        String description = "watcher of " + declaration.describe();
-        claim(name, new NameOwner(identity, description));
-        Watcher<T> watcher = (Watcher<T>) watchersByIdentity.get(identity);
-        if (watcher == null) {
-            watcher = create(name, declaration, identity);
-            watchersByIdentity.put(identity, watcher);
-            if (running) {
-                startWatcher(watcher);
-            }
-        }
-        watchersByName.putIfAbsent(name, watcher);
-        return watcher;
+        return table.watcher(declaration, null);
     }
+
+    /** A watcher created while the registry runs starts at once. */
+    private void watcherCreated(Watcher<?> watcher) {
+        if (running) {
+            startWatcher(watcher);
+        }
+    }
+
 
     /**
      * Builds the reconciler a declaration describes, getting or creating its watchers; starts it at once when the
@@ -246,8 +220,15 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
     public synchronized <T extends KubernetesObject> ReconcileLoop<T> registerReconciler(
             ReconcilerDeclaration<T> declaration) {
         String name = declaration.name();
-        claim(name, new NameOwner(null, "reconciler " + name + " (" + declaration.source() + ")"));
-        WatcherGroup<T> primary = group(declaration.primary(), declaration.namespaces());
+        table.claim(name, "reconciler " + name + " (" + declaration.source() + ")");
+        boolean sharded = coordinator != null;
+        if (sharded && running) {
+            throw new IllegalStateException("reconciler " + name + " comes after the shard coordinator started; a"
+                    + " sharded reconciler must be registered before the registry starts");
+        }
+        WatcherGroup<T> primary = group(declaration.primary(), declaration.namespaces(),
+                sharded ? ShardFilter.BY_OBJECT_UID : null);
+        List<Watcher<?>> shardedWatchers = new ArrayList<>(sharded ? primary.members() : List.of());
         ReconcilerSettings settings = services.settings().reconciler(name, declaration.concurrency(),
                 declaration.debounce());
         if (settings.triggers().contains(Trigger.ALL) && !declaration.triggers().contains(Trigger.ALL)) {
@@ -262,9 +243,15 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
                 .observer(services.observer())
                 .apiClient(services.apiClient());
         for (SecondaryDeclaration<?> secondary : declaration.secondaries()) {
-            addSecondary(builder, primary, secondary, declaration.namespaces());
+            addSecondary(builder, primary, secondary, declaration.namespaces(), sharded ? shardedWatchers : null);
+        }
+        if (sharded) {
+            builder.sharded();
         }
         ReconcileLoop<T> reconciler = builder.build();
+        if (sharded) {
+            coordinator.addParticipant(reconciler.participant(slots -> shardedWatchers.forEach(w -> w.reshard(slots))));
+        }
         reconcilers.put(name, reconciler);
         if (running) {
             startReconciler(reconciler);
@@ -272,22 +259,34 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
         return reconciler;
     }
 
+    /**
+     * {@code shardedWatchers}: {@code null} unless the reconciler is sharded; then an owned secondary keeps only the
+     * objects whose controller owner is in this replica's share, and joins the list. A secondary with a mapper of its
+     * own is watched whole: only the mapper knows which primaries its objects belong to.
+     */
     private <T extends KubernetesObject, S extends KubernetesObject> void addSecondary(ReconcileLoopBuilder<T> builder,
-            WatcherGroup<T> primary, SecondaryDeclaration<S> declaration, List<String> namespaces) {
-        SecondaryMapper<S> mapper = declaration.mapper() != null ? declaration.mapper()
-                : new OwnerReferenceMapper<>(primary.type(), primary.store());
-        builder.watches(group(declaration.watcher(), namespaces), mapper);
+            WatcherGroup<T> primary, SecondaryDeclaration<S> declaration, List<String> namespaces,
+            List<Watcher<?>> shardedWatchers) {
+        boolean owned = declaration.mapper() == null;
+        SecondaryMapper<S> mapper = owned ? new OwnerReferenceMapper<>(primary.type(), primary.store())
+                : declaration.mapper();
+        WatcherGroup<S> group = group(declaration.watcher(), namespaces,
+                owned && shardedWatchers != null ? ShardFilter.BY_CONTROLLER_OWNER_UID : null);
+        if (owned && shardedWatchers != null) {
+            shardedWatchers.addAll(group.members());
+        }
+        builder.watches(group, mapper);
     }
 
     /** The watcher of {@code declaration}, or with several namespaces the group of one watcher per namespace. */
     private <T extends KubernetesObject> WatcherGroup<T> group(WatcherDeclaration<T> declaration,
-            List<String> namespaces) {
+            List<String> namespaces, ShardFilter shard) {
         List<WatcherDeclaration<T>> members = declaration.inEach(namespaces);
         if (members.size() == 1) {
-            return WatcherGroup.of(watcher(members.get(0)));
+            return WatcherGroup.of(table.watcher(members.get(0), shard));
         }
-        String name = declaration.groupName(namespaces);
-        return new WatcherGroup<>(name, watcherGroup(name, members));
+        String name = declaration.groupName(namespaces) + (shard == null ? "" : "-sharded");
+        return new WatcherGroup<>(name, table.group(name, members, shard));
     }
 
     /** Starts every watcher, then every reconciler (whose workers wait for their stores). */
@@ -300,15 +299,19 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
             log.warn("the watchkeeper registry was stopped and cannot start again");
             return;
         }
-        watchersByIdentity.values().forEach(this::startWatcher);
+        table.watchers().forEach(this::startWatcher);
         reconcilers.values().forEach(this::startReconciler);
         running = true;
-        log.info("watchkeeper started {} and {}", Plural.count(watchersByIdentity.size(), "watcher"),
+        log.info("watchkeeper started {} and {}", Plural.count(table.watchers().size(), "watcher"),
                 Plural.count(reconcilers.size(), "reconciler"));
         if (elector != null) {
             log.info("reconcilers work while this replica holds the Lease {} as {}", elector.settings().lease(),
                     elector.settings().identity());
             elector.start();
+        }
+        if (coordinator != null) {
+            log.info("reconcilers reconcile this replica's share of the objects: {}", coordinator.settings().describe());
+            coordinator.start();
         }
     }
 
@@ -332,6 +335,9 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
         }
         running = false;
         stopped = true;
+        if (coordinator != null) {
+            coordinator.close(); // first: the others take this replica's share while its reconcilers finish
+        }
         // Stop them all first, so their graces run at the same time rather than one after another.
         reconcilers.values().forEach(ReconcileLoop::stop);
         reconcilers.values().forEach(reconciler -> reconciler.close(reconciler.settings().shutdownGrace()));
@@ -359,36 +365,10 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
         }
     }
 
-    private <T extends KubernetesObject> Watcher<T> create(String name, WatcherDeclaration<T> declaration,
-            Identity identity) {
-        return watcherFactory.builder(declaration.type())
-                .name(name)
-                .scope(declaration.scope())
-                .options(identity.options())
-                .backOff(identity.backOff())
-                .backOffPolicy(identity.backOffPolicy())
-                .timeSource(services.time())
-                .threadFactory(services.watcherThreads())
-                .build();
-    }
 
-    /** Takes {@code name} for {@code owner}, or fails naming both when someone else has it. */
-    private void claim(String name, NameOwner owner) {
-        NameOwner holder = names.get(name);
-        if (holder == null) {
-            names.put(name, owner);
-            return;
-        }
-        if (owner.watcher() != null && owner.watcher().equals(holder.watcher())) {
-            return; // the same watcher declared again: shared
-        }
-        throw new IllegalStateException("the name '" + name + "' is claimed twice: by the " + holder.description()
-                + " and by the " + owner.description() + "; watchers and reconcilers share one namespace of names,"
-                + " so give one of them another name");
-    }
 
     @Override
     public synchronized String toString() {
-        return "WatchkeeperRegistry" + Set.copyOf(names.keySet());
+        return "WatchkeeperRegistry" + table.names();
     }
 }
