@@ -201,7 +201,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         Workers.joinAll(running, grace);
         int undrained = queue.depth();
         queue.shutDown();
-        if (undrained > 0) {
+        if (undrained > 0 && settings.shutdownDrain()) { // without a drain, stop() dropped the queue on purpose
             log.warn("reconciler {}: the shutdown grace of {} ms ended with {} not drained", name, grace.toMillis(),
                     Plural.count(undrained, "queued key"));
         }

@@ -111,8 +111,8 @@ final class Reconciliation<T extends KubernetesObject> {
             }
             if (interrupted.getAsBoolean()) {
                 queue.add(key); // in process: runs again once done, if this replica leads and owns its slot then
-                log.debug("reconciler {}: reconcile of {} cut short (leadership lost or its slot given up); queued"
-                        + " again: {}", name, key, String.valueOf(thrown));
+                log.debug("reconciler {}: reconcile of {} cut short (leadership lost, its slot given up, or shutdown);"
+                        + " queued again: {}", name, key, String.valueOf(thrown));
                 return;
             }
             outcome = failed(key, attempt, version, cleanup, thrown, start);

@@ -108,10 +108,14 @@ final class Workers {
     }
 
     /**
-     * Interrupts those of {@code running} still alive after the grace of {@code waited}, waits {@code more} for
-     * them, and logs those that still run.
+     * Ends the term and interrupts those of {@code running} still alive after the grace of {@code waited} (a reconcile
+     * that then throws was cut short by the shutdown, not failed: no error, no retry, no stack trace), waits
+     * {@code more} for them, and logs those that still run.
      */
     void interrupt(List<Thread> running, Duration waited, Duration more) {
+        synchronized (this) {
+            term++;
+        }
         running.stream().filter(Thread::isAlive).forEach(Thread::interrupt);
         joinAll(running, more);
         reportIgnoredInterrupts(running, waited.plus(more));

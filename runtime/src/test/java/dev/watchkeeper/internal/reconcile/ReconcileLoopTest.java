@@ -426,6 +426,8 @@ class ReconcileLoopTest {
         assertThat(interrupted).hasValue(1);
         assertThat(reconciler.isRunning()).isFalse();
         assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("watchkeeper-test-"));
+        assertThat(reconciler.counts().errors()).as("cut short by the shutdown, not failed").isZero();
+        assertThat(reconciler.snapshot().failingKeys()).isEmpty();
     }
 
     @Test
