@@ -10,7 +10,6 @@ import dev.watchkeeper.watch.WatcherPhase;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.backoff.TimeSource;
-import dev.watchkeeper.resource.ResolvedResource;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.internal.shard.Slots;
 import dev.watchkeeper.internal.store.CacheStore;
@@ -33,8 +32,8 @@ import org.springframework.retry.backoff.SleepingBackOffPolicy;
  * Lists and watches one resource in one scope on its own thread, forever: a loop of step, deliver, wait. It runs the
  * {@link WatchMachine}, writes what each step yields to its {@link CacheStore}, hands the events to its
  * {@link ListenerFanOut}, waits after failures as its {@link FailureStreak} says, and publishes a
- * {@link WatcherSnapshot} after every transition. Data flows one way: the store is written by the watcher and knows
- * nothing of it.
+ * {@link WatcherSnapshot} after every transition through its {@link WatcherSnapshots}. Its {@link WatcherThread} is the
+ * thread and whether it is closed. Data flows one way: the store is written by the watcher and knows nothing of it.
  *
  * <p>The watcher does not make its transport: it is handed a {@link WatchApi} (or a {@link WatchApi.Factory}); the
  * HTTP one comes from {@code HttpWatchApi.watcher(client, type)}.
@@ -50,12 +49,12 @@ import org.springframework.retry.backoff.SleepingBackOffPolicy;
  * }</pre>
  *
  * <p>A sharded watcher ({@link Builder#shardFilter}) holds only the objects whose uid hashes into the slots it was last
- * given ({@link #reshard}), and nothing before the first (docs/sharding.md).
+ * given ({@link #reshard}), and nothing before the first; its {@link ShardAssignment} hands the slots to the thread
+ * (docs/sharding.md).
  */
 public final class Watcher<T extends KubernetesObject> implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(Watcher.class);
-    private static final Duration CLOSE_WAIT = Duration.ofMillis(900);
 
     private final String name;
     private final ResourceType<T> type;
@@ -64,20 +63,12 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private final WatchMachine<T> machine;
     private final TimeSource time;
     private final CacheStore<T> store;
-    private final EventTally tally = new EventTally();
     private final ListenerFanOut<T> fanOut;
     private final FailureStreak streak;
-    private final BackOffSettings backOffSettings;
-    private final ThreadFactory threadFactory;
-    private final ShardFilter shardFilter;
-    private final ShardGate<T> shardGate;
-    /** Guards {@link #assigned}; the thread waits on it while it has no slots to list. */
-    private final Object assignment = new Object();
-
-    private volatile Slots assigned;
-    private volatile WatcherSnapshot snapshot;
-    private volatile boolean closed;
-    private Thread thread;
+    /** The share of a sharded watcher, {@code null} when not sharded. */
+    private final ShardAssignment<T> shards;
+    private final WatcherSnapshots<T> snapshots;
+    private final WatcherThread thread;
 
     private Watcher(Builder<T> builder) {
         this.name = builder.name != null ? builder.name : builder.scope.derivedWatcherName(builder.type);
@@ -85,19 +76,19 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         this.scope = builder.scope;
         this.time = builder.time;
         this.api = Objects.requireNonNull(builder.transport.create(builder.scope, builder.options), "transport");
-        this.shardFilter = builder.shardFilter;
-        this.machine = new WatchMachine<>(api, builder.options, time.clock(), shardFilter);
+        this.machine = new WatchMachine<>(api, builder.options, time.clock(), builder.shardFilter);
         this.store = new CacheStore<>(name, builder.options.stripManagedFields());
-        this.shardGate = shardFilter == null ? null : new ShardGate<>(shardFilter, store);
+        EventTally tally = new EventTally();
         this.fanOut = new ListenerFanOut<>(name, tally, time.clock());
         this.streak = new FailureStreak(name,
                 builder.retryPolicy != null ? builder.retryPolicy : builder.backOff.retryPolicy(time.clock()),
                 builder.backOffPolicy != null ? builder.backOffPolicy : builder.backOff.backOffPolicy(),
-                builder.backOff.resetAfter(), time,
-                (delay, nextAttemptAt) -> snapshot = snapshotOf(WatcherPhase.BACKING_OFF, delay, nextAttemptAt));
-        this.backOffSettings = builder.backOffPolicy != null ? null : builder.backOff;
-        this.threadFactory = builder.threadFactory;
-        this.snapshot = snapshotOf(WatcherPhase.STARTING, null, null);
+                builder.backOff.resetAfter(), time, this::backingOff);
+        this.shards = builder.shardFilter == null ? null
+                : new ShardAssignment<>(name, builder.shardFilter, api, machine, store);
+        this.snapshots = new WatcherSnapshots<>(name, type, scope, machine, store, tally, streak,
+                builder.backOffPolicy != null ? null : builder.backOff, shards);
+        this.thread = new WatcherThread(name, builder.threadFactory);
     }
 
     /** Starts building a watcher on {@code api} (a test double of the transport, say), whatever its scope. */
@@ -117,16 +108,8 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     }
 
     /** Starts the watcher's thread; the first step discovers the resource if needed, then lists. */
-    public synchronized void start() {
-        if (thread != null) {
-            throw new IllegalStateException("watcher " + name + " was already started");
-        }
-        if (closed) {
-            throw new IllegalStateException("watcher " + name + " is closed");
-        }
-        thread = threadFactory != null ? threadFactory.newThread(this::run) : new Thread(this::run);
-        thread.setName("watchkeeper-" + name);
-        thread.start();
+    public void start() {
+        thread.start(this::run);
     }
 
     /** Ends the current backoff wait and starts the backoff over (e.g. after fixing RBAC or installing a CRD). */
@@ -145,52 +128,29 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
      */
     public void reshard(Slots slots) {
         Objects.requireNonNull(slots, "slots");
-        if (shardFilter == null) {
+        if (shards == null) {
             throw new IllegalStateException("watcher " + name + " is not sharded");
         }
-        synchronized (assignment) {
-            if (slots.equals(assigned)) {
-                return;
-            }
-            assigned = slots;
-            assignment.notifyAll();
-            // Under the lock, so that this can only end a call for the old share: the thread adopts the new
-            // slots under the same lock before it makes a call for them.
-            api.abort();
+        if (shards.assign(slots)) {
+            streak.wakeUp();
         }
-        streak.wakeUp();
     }
 
     /** Stops the watcher: ends any wait or open watch and returns within about a second. */
     @Override
     public void close() {
-        Thread running;
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            running = thread;
+        if (!thread.markClosed()) {
+            return;
         }
-        synchronized (assignment) {
-            assignment.notifyAll();
+        if (shards != null) {
+            shards.close();
         }
         streak.close();
         // Cancelling the call ends a blocked read; the watcher's own thread then closes the stream, since closing
         // an OkHttp response from another thread while it is read is not safe.
         api.abort();
-        if (running == null) {
-            publish(WatcherPhase.STOPPED);
-            return;
-        }
-        running.interrupt();
-        try {
-            running.join(CLOSE_WAIT.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        if (running.isAlive()) {
-            log.warn("watcher {} did not stop within {} ms", name, CLOSE_WAIT.toMillis());
+        if (!thread.stop()) {
+            snapshots.publish(WatcherPhase.STOPPED); // never started: no thread publishes it
         }
     }
 
@@ -213,33 +173,32 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
 
     /** The latest published state. */
     public WatcherSnapshot snapshot() {
-        return snapshot;
+        return snapshots.latest();
     }
 
     /** Whether the watcher's thread is still running. */
     public boolean isRunning() {
-        Thread running = thread;
-        return running != null && running.isAlive();
+        return thread.isRunning();
     }
 
     private void run() {
         WatchState<T> state = new WatchState.Empty<>();
         try {
-            while (!closed) {
-                if (shardFilter != null) {
-                    state = followAssignment(state);
+            while (!thread.closed()) {
+                if (shards != null) {
+                    state = shards.follow(state);
                     if (state == null) {
                         break;
                     }
                 }
                 Step<T> step = safeStep(state);
                 state = step.next();
-                if (closed) {
+                if (thread.closed()) {
                     break;
                 }
-                if (shardFilter != null && !assigned.equals(machine.slots())) {
-                    // The share changed while the step ran (a call the reshard cut short, say): what it yielded is
-                    // for the old share, and neither progress nor failure; the next turn relists the new one.
+                if (shards != null && shards.superseded()) {
+                    // What the step yielded is for the old share, and neither progress nor failure; the next turn
+                    // relists the new one.
                     continue;
                 }
                 deliver(step.events());
@@ -252,54 +211,18 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
                     }
                     streak.await(step.error());
                 }
-                publish(phaseOf(state));
+                snapshots.publish(state);
             }
         } catch (BackOffInterruptedException interrupted) {
-            if (!closed) {
+            if (!thread.closed()) {
                 log.warn("watcher {} stops: its backoff was interrupted", name);
             }
         } finally {
             if (state instanceof WatchState.Watching<T> watching) {
                 watching.stream().close();
             }
-            publish(WatcherPhase.STOPPED);
+            snapshots.publish(WatcherPhase.STOPPED);
         }
-    }
-
-    /**
-     * Waits while a sharded watcher has no slots yet, or holds none and was given no others; when it was given new
-     * slots, starts over from {@code Empty} with them. Returns the state to step, or {@code null} once closed.
-     */
-    private WatchState<T> followAssignment(WatchState<T> state) {
-        Slots previous = machine.slots();
-        Slots wanted;
-        synchronized (assignment) {
-            try {
-                while (!closed && (assigned == null
-                        || state instanceof WatchState.Idle<T> && assigned.equals(previous))) {
-                    assignment.wait();
-                }
-            } catch (InterruptedException interrupted) {
-                if (!closed) {
-                    log.warn("watcher {} stops: its wait for slots was interrupted", name);
-                }
-                return null;
-            }
-            if (closed) {
-                return null;
-            }
-            wanted = assigned;
-            if (wanted.equals(previous)) {
-                return state;
-            }
-            machine.reshard(wanted);
-        }
-        shardGate.reshard(wanted);
-        if (state instanceof WatchState.Watching<T> watching) {
-            watching.stream().close();
-        }
-        log.info("watcher {} reshards: slots {} -> {}", name, previous == null ? "none yet" : previous, wanted);
-        return new WatchState.Empty<>();
     }
 
     /** The machine never throws for API trouble; anything else is a bug that must not kill the thread. */
@@ -307,7 +230,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         try {
             return machine.step(state);
         } catch (RuntimeException bug) {
-            if (closed) {
+            if (thread.closed()) {
                 return Step.proceed(List.of(), state);
             }
             log.error("watcher {} hit an unexpected error; relisting after backoff", name, bug);
@@ -323,7 +246,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     /** Each event goes to the store first, then to the listeners (docs/semantics.md §1). */
     private void deliver(List<WatchEvent<T>> events) {
         for (WatchEvent<T> received : events) {
-            WatchEvent<T> event = shardGate == null ? received : shardGate.admit(received);
+            WatchEvent<T> event = shards == null ? received : shards.admit(received);
             if (event == null) {
                 continue;
             }
@@ -364,43 +287,9 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         }
     }
 
-    private void publish(WatcherPhase phase) {
-        snapshot = snapshotOf(phase, null, null);
-    }
-
-    private WatcherSnapshot snapshotOf(WatcherPhase phase, Duration delay, Instant nextAttemptAt) {
-        ResolvedResource resolved = machine.resolvedResource();
-        String resource = resolved != null ? resolved.toString() : type.apiVersion() + "/" + type.likelyPlural();
-        WatcherSnapshot.Counts counts = new WatcherSnapshot.Counts(tally.events(), tally.relists(),
-                tally.errors() + store.undecodableReads());
-        return new WatcherSnapshot(name, resource, scope.namespace(), scope.labelSelector(), scope.fieldSelector(),
-                phase, tally.synced() && phase != WatcherPhase.STOPPED, store.size(), machine.syncedVersion(),
-                streak.consecutiveFailures(), delay, nextAttemptAt, tally.lastError(), counts, streak.description(),
-                backOffSettings, shard());
-    }
-
-    /** The shard part of the snapshot, or {@code null} when not sharded. */
-    private WatcherSnapshot.Shard shard() {
-        if (shardFilter == null) {
-            return null;
-        }
-        Slots slots = machine.slots();
-        WatcherSnapshot.Shard.Mode mode = machine.listedMode();
-        if (mode == WatcherSnapshot.Shard.Mode.UNKNOWN && shardGate.sawOutside()) {
-            // A streaming list does not say whether the server filtered, but an object outside the share shows it did not.
-            mode = WatcherSnapshot.Shard.Mode.CLIENT;
-        }
-        return new WatcherSnapshot.Shard(shardFilter.by(), slots == null ? null : slots.toString(), mode);
-    }
-
-    private WatcherPhase phaseOf(WatchState<T> state) {
-        if (state instanceof WatchState.InitListed<T> || state instanceof WatchState.Idle<T>) {
-            return WatcherPhase.WATCHING;
-        }
-        if (state instanceof WatchState.Watching<T> watching) {
-            return watching.initial() ? WatcherPhase.LISTING : WatcherPhase.WATCHING;
-        }
-        return WatcherPhase.LISTING;
+    /** The streak's wait begins; a method, as the streak is made before the snapshots it reports to. */
+    private void backingOff(Duration delay, Instant nextAttemptAt) {
+        snapshots.backingOff(delay, nextAttemptAt);
     }
 
     /** Builds a {@link Watcher}; everything but the transport and type has a default. */
