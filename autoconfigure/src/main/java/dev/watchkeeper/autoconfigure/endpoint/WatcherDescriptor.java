@@ -40,15 +40,16 @@ public record WatcherDescriptor(String name, String resource, String namespace, 
      * The latest error of a watcher.
      *
      * @param kind    e.g. {@code InitialListFailed}
-     * @param code    HTTP code, 0 for none
+     * @param code    the HTTP status of the answer, or {@code null} when none came (connection refused, a timeout)
      * @param message what happened and what to do
      * @param at      when
      */
-    public record ErrorDescriptor(String kind, int code, String message, Instant at) {
+    public record ErrorDescriptor(String kind, Integer code, String message, Instant at) {
 
         static ErrorDescriptor of(WatchError error) {
             return error == null ? null
-                    : new ErrorDescriptor(error.kind().label(), error.code(), error.message(), error.at());
+                    : new ErrorDescriptor(error.kind().label(), error.code() == 0 ? null : error.code(),
+                            error.message(), error.at());
         }
     }
 }
