@@ -8,6 +8,8 @@ import dev.watchkeeper.shard.ShardingSettings;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -88,8 +90,17 @@ final class MemberLease {
                 ours ? record.transitions() : record.transitions() + 1);
     }
 
-    /** {@code metadata} with our group label and adopted epoch (other labels and annotations kept). */
-    private V1ObjectMeta metadata(V1ObjectMeta metadata, String adopted) {
+    /**
+     * A copy of {@code read} with our group label and adopted epoch (other labels and annotations kept). A copy, so
+     * that a write that fails leaves the Lease as last written as it was: its adoption is what the fence trusts.
+     */
+    private V1ObjectMeta metadata(V1ObjectMeta read, String adopted) {
+        V1ObjectMeta metadata;
+        try {
+            metadata = V1ObjectMeta.fromJson(read.toJson());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot copy the metadata of a member Lease", e);
+        }
         metadata.putLabelsItem(ShardCoordinator.GROUP_LABEL, settings.group());
         Map<String, String> annotations = metadata.getAnnotations() == null ? new HashMap<>()
                 : new HashMap<>(metadata.getAnnotations());
