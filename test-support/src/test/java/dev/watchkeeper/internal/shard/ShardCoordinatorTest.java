@@ -196,6 +196,26 @@ class ShardCoordinatorTest {
     }
 
     @Test
+    void anAdoptionWhoseWriteFailedIsNotTrustedByTheFence() {
+        Replica a = join("replica-a");
+        a.participant.hold = true;
+        a.step(); // its drain is held: it writes its Lease without an adoption
+        a.participant.release();
+        server.failRequests(3, 500); // the list, the renewal and the read after it
+        a.step(); // the drain settled: it adopts, but cannot write that
+
+        assertThat(lease("replica-a").getMetadata().getAnnotations()).isNullOrEmpty();
+        assertThat(a.snapshot().members()).singleElement()
+                .extracting(ShardingSnapshot.Member::adoptedEpoch).isNull();
+        a.step(); // writes the adoption; widens only on a later read
+        assertThat(a.participant.active).isEqualTo(Slots.none());
+        assertThat(lease("replica-a").getMetadata().getAnnotations())
+                .containsEntry(ShardCoordinator.ADOPTED_EPOCH, a.snapshot().epoch());
+        a.step();
+        assertThat(a.participant.active).isEqualTo(Slots.all());
+    }
+
+    @Test
     void aReplicaThatCannotRenewWithinItsRenewDeadlineReconcilesNothingUntilItRenewsAgain() {
         Replica a = join("replica-a");
         Replica b = join("replica-b");

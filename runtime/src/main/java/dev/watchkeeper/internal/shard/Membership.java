@@ -1,0 +1,87 @@
+package dev.watchkeeper.internal.shard;
+
+import dev.watchkeeper.internal.leader.LeaseLock;
+import dev.watchkeeper.internal.leader.LeaseRecord;
+import dev.watchkeeper.shard.ShardingSettings;
+import dev.watchkeeper.shard.ShardingSnapshot;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The other members of a group as this replica sees them, from the last list of the group's member Leases (label
+ * {@value ShardCoordinator#GROUP_LABEL}). Another member is live while its Lease (record and adopted epoch) was last
+ * <em>seen to change</em> less than its {@code leaseDurationSeconds} ago by this replica's clock (client-go's
+ * {@code observedTime}; no other machine's clock is read); a released Lease (no holder) is not a member.
+ *
+ * <p>Touched by the coordinator's thread only.
+ */
+final class Membership {
+
+    /** What this replica last saw of another member's Lease, and when, by its own clock, it last saw it change. */
+    private record Seen(LeaseRecord record, String adoptedEpoch, Instant observedTime) {
+
+        boolean live(Instant now) {
+            return record.isHeld() && observedTime.plusSeconds(record.leaseDurationSeconds()).isAfter(now);
+        }
+    }
+
+    private final ApiClient apiClient;
+    private final ShardingSettings settings;
+    private final Map<String, Seen> seen = new HashMap<>();
+
+    Membership(ApiClient apiClient, ShardingSettings settings) {
+        this.apiClient = apiClient;
+        this.settings = settings;
+    }
+
+    /** Lists the group's Leases (the call ends within {@code limit}) and notes which changed since last seen. */
+    void read(Instant now, Duration limit) throws ApiException {
+        List<LeaseLock.Observed> leases = LeaseLock.list(apiClient, settings.namespace(),
+                ShardCoordinator.GROUP_LABEL + "=" + settings.group(), limit);
+        Set<String> names = new HashSet<>();
+        for (LeaseLock.Observed lease : leases) {
+            String name = lease.lease().getMetadata().getName();
+            if (name.equals(settings.memberLeaseName())) {
+                continue;
+            }
+            names.add(name);
+            Seen before = seen.get(name);
+            String epoch = lease.annotation(ShardCoordinator.ADOPTED_EPOCH);
+            if (before == null || !before.record().equals(lease.record())
+                    || !Objects.equals(before.adoptedEpoch(), epoch)) {
+                seen.put(name, new Seen(lease.record(), epoch, now)); // it changed: its holder is alive, by our clock
+            }
+        }
+        seen.keySet().retainAll(names);
+    }
+
+    /** The identities of the live members, this replica's own among them. */
+    Set<String> liveIdentities(Instant now) {
+        Set<String> live = new HashSet<>();
+        live.add(settings.identity());
+        seen.values().stream().filter(member -> member.live(now)).forEach(member -> live.add(member.record().holder()));
+        return live;
+    }
+
+    /** Whether every other live member's Lease says it adopted {@code epochHex}. */
+    boolean everyLiveAdopted(String epochHex, Instant now) {
+        return seen.values().stream().filter(member -> member.live(now))
+                .allMatch(member -> epochHex.equals(member.adoptedEpoch()));
+    }
+
+    /** The other members (held Leases), live or not, for a snapshot; unordered. */
+    List<ShardingSnapshot.Member> others(Instant now) {
+        return seen.values().stream().filter(member -> member.record().isHeld())
+                .map(member -> new ShardingSnapshot.Member(member.record().holder(), member.adoptedEpoch(),
+                        member.live(now)))
+                .toList();
+    }
+}
