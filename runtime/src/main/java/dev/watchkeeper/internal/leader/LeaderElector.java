@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.leader;
 
+import dev.watchkeeper.internal.concurrent.DaemonThreads;
 import dev.watchkeeper.leader.LeaderElectionSettings;
 import dev.watchkeeper.leader.LeaderElectionSnapshot;
 import dev.watchkeeper.leader.LeadershipListener;
@@ -354,7 +355,7 @@ public final class LeaderElector implements AutoCloseable {
         private final ApiClient apiClient;
         private final LeaderElectionSettings settings;
         private TimeSource time = TimeSource.system();
-        private ThreadFactory threadFactory = Builder::daemonThread;
+        private ThreadFactory threadFactory = DaemonThreads.factory();
         private DoubleSupplier random = () -> ThreadLocalRandom.current().nextDouble();
 
         private Builder(ApiClient apiClient, LeaderElectionSettings settings) {
@@ -381,12 +382,6 @@ public final class LeaderElector implements AutoCloseable {
 
         public LeaderElector build() {
             return new LeaderElector(this);
-        }
-
-        private static Thread daemonThread(Runnable body) {
-            Thread thread = new Thread(body);
-            thread.setDaemon(true);
-            return thread;
         }
     }
 }

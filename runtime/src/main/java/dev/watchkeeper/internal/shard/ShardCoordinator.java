@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.shard;
 
+import dev.watchkeeper.internal.concurrent.DaemonThreads;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.internal.leader.LeaseLock;
 import dev.watchkeeper.internal.leader.LeaseRelease;
@@ -308,7 +309,7 @@ public final class ShardCoordinator implements AutoCloseable {
         private final ApiClient apiClient;
         private final ShardingSettings settings;
         private TimeSource time = TimeSource.system();
-        private ThreadFactory threadFactory = Builder::daemonThread;
+        private ThreadFactory threadFactory = DaemonThreads.factory();
 
         private Builder(ApiClient apiClient, ShardingSettings settings) {
             this.apiClient = Objects.requireNonNull(apiClient, "apiClient");
@@ -328,12 +329,6 @@ public final class ShardCoordinator implements AutoCloseable {
 
         public ShardCoordinator build() {
             return new ShardCoordinator(this);
-        }
-
-        private static Thread daemonThread(Runnable body) {
-            Thread thread = new Thread(body);
-            thread.setDaemon(true);
-            return thread;
         }
     }
 }
