@@ -1,7 +1,6 @@
 package dev.watchkeeper.internal.watch;
 
 import dev.watchkeeper.watch.ErrorKind;
-import dev.watchkeeper.watch.InitialListStrategy;
 import dev.watchkeeper.watch.ListSemantics;
 import dev.watchkeeper.watch.WatchError;
 import dev.watchkeeper.watch.WatchEvent;
@@ -34,30 +33,23 @@ import java.util.Objects;
  * becoming a hot loop behind a misbehaving proxy; and the last synced resourceVersion (the list's, then each
  * event's or bookmark's), where a rewatch resumes and a {@link ListSemantics#CACHED} relist asks from. In
  * {@code CACHED} mode it also remembers whether that version was refused (the next list is then consistent) and
- * whether the server paged a list at any version; in {@code AUTO} mode, how many streaming lists failed in a row,
- * and a fallback to list-watch. A sharded machine also holds its slots, sends their {@code shardSelector} on every
- * list page and watch (by object uid), and remembers whether the last list answer said the server applied it.
+ * whether the server paged a list at any version. Whether a list streams, and the {@code AUTO} fallback to
+ * list-watch, its {@link StreamingLists} decides. A sharded machine also holds its slots, sends their
+ * {@code shardSelector} on every list page and watch (by object uid), and remembers whether the last list answer
+ * said the server applied it.
  */
 public final class WatchMachine<T> {
 
     /** A watch that ends sooner than this without an event is a failure, not a normal server timeout. */
     static final Duration SHORT_WATCH = Duration.ofSeconds(1);
 
-    /**
-     * In {@code AUTO} mode, this many streaming lists failing in a row with a 5xx or a broken stream fall back to
-     * list-watch (docs/semantics.md §4): enough to tell a server or proxy that breaks streaming from a blip, which
-     * must not cost streaming for the watcher's life, since the fallback is never undone.
-     */
-    static final int STREAMING_FAILURES_BEFORE_FALLBACK = 3;
-
     private final WatchApi<T> api;
     private final WatchOptions options;
     private final Clock clock;
     private final ShardFilter shardFilter;
+    private final StreamingLists streamingLists;
     private ResolvedResource resource;
-    private boolean streaming;
     private boolean goneWithoutProgress;
-    private int failedStreamingLists;
     private String syncedVersion;
     private boolean syncedVersionRefused;
     private boolean pagesCachedLists;
@@ -78,7 +70,7 @@ public final class WatchMachine<T> {
         this.api = Objects.requireNonNull(api, "api");
         this.options = Objects.requireNonNull(options, "options");
         this.clock = Objects.requireNonNull(clock, "clock");
-        this.streaming = options.initialList() != InitialListStrategy.LIST_WATCH;
+        this.streamingLists = new StreamingLists(options, this.clock);
         this.shardFilter = shardFilter;
     }
 
@@ -139,7 +131,7 @@ public final class WatchMachine<T> {
         }
         if (state instanceof Empty<T>) {
             // Init first, without I/O, so listeners (the store) learn that a relist begins even if it then fails.
-            WatchState<T> next = streaming ? new InitStream<>() : new InitPage<>(firstPage());
+            WatchState<T> next = streamingLists.streams() ? new InitStream<>() : new InitPage<>(firstPage());
             return Step.proceed(List.of(new WatchEvent.Init<>()), next);
         }
         if (state instanceof InitPage<T> page) {
@@ -161,7 +153,7 @@ public final class WatchMachine<T> {
 
     /** Whether the next (re)list streams; false after an {@code AUTO} fallback. */
     public boolean isStreaming() {
-        return streaming;
+        return streamingLists.streams();
     }
 
     /**
@@ -235,9 +227,7 @@ public final class WatchMachine<T> {
     }
 
     private Step<T> startStreamingList() {
-        boolean auto = options.initialList() == InitialListStrategy.AUTO;
-        WatchRequest request = WatchRequest.streamingList(auto ? options.autoFallbackAfter() : null)
-                .withShardSelector(shardSelector);
+        WatchRequest request = streamingLists.request().withShardSelector(shardSelector);
         // The end of the initial events is a bookmark object, not a list: it never says whether the server filtered.
         listedMode = WatcherSnapshot.Shard.Mode.UNKNOWN;
         try {
@@ -245,16 +235,7 @@ public final class WatchMachine<T> {
                     false, true));
         } catch (ApiFailure failure) {
             WatchError error = error(ErrorKind.WATCH_START_FAILED, failure);
-            if (failure.code() == 410) {
-                return gone(error);
-            }
-            if (auto && rejectsStreaming(failure.code())) {
-                return fallBackToListWatch(error);
-            }
-            if (auto && !busyOrDown(failure)) {
-                return streamingListFailed(error);
-            }
-            return Step.backOff(error, new Empty<>());
+            return failure.code() == 410 ? gone(error) : streamingLists.startFailed(failure, error);
         }
     }
 
@@ -279,9 +260,8 @@ public final class WatchMachine<T> {
             event = watching.stream().next();
         } catch (IOException broken) {
             watching.stream().close();
-            if (watching.initial() && options.initialList() == InitialListStrategy.AUTO && streaming
-                    && elapsedSince(watching.startedAt()).compareTo(options.autoFallbackAfter()) >= 0) {
-                return fallBackToListWatch(new WatchError(ErrorKind.WATCH_START_FAILED, 0,
+            if (streamingLists.overdue(watching)) {
+                return streamingLists.fallBack(new WatchError(ErrorKind.WATCH_START_FAILED, 0,
                         "the streaming list of " + describe() + " sent no end of its initial events within "
                                 + options.autoFallbackAfter().toSeconds() + "s; falling back to list-watch",
                         clock.instant()));
@@ -289,7 +269,8 @@ public final class WatchMachine<T> {
             String reason = broken.getMessage() == null ? broken.getClass().getSimpleName() : broken.getMessage();
             WatchError error = new WatchError(ErrorKind.WATCH_FAILED, 0, "watch of " + describe() + " broke: " + reason,
                     clock.instant());
-            return autoStreamingList(watching) ? streamingListFailed(error) : Step.backOff(error, resumeAfter(watching));
+            return streamingLists.autoInitial(watching) ? streamingLists.failed(error)
+                    : Step.backOff(error, resumeAfter(watching));
         }
         if (event == null) {
             return endOfStream(watching);
@@ -307,7 +288,7 @@ public final class WatchMachine<T> {
         if (event instanceof WireEvent.Bookmark<T> bookmark) {
             goneWithoutProgress = false;
             if (watching.initial() && bookmark.initialEventsEnd()) {
-                failedStreamingLists = 0;
+                streamingLists.completed();
                 watching.stream().clearDeadline();
                 return Step.progress(List.of(new WatchEvent.InitDone<>()),
                         watching.advancedTo(bookmark.resourceVersion(), false));
@@ -321,8 +302,8 @@ public final class WatchMachine<T> {
             if (status.code() == 410) {
                 return gone(error);
             }
-            return status.code() >= 500 && autoStreamingList(watching)
-                    ? streamingListFailed(error)
+            return status.code() >= 500 && streamingLists.autoInitial(watching)
+                    ? streamingLists.failed(error)
                     : Step.backOff(error, resumeAfter(watching));
         }
         WireEvent.Undecodable<T> undecodable = (WireEvent.Undecodable<T>) event;
@@ -347,9 +328,9 @@ public final class WatchMachine<T> {
     private Step<T> endOfStream(Watching<T> watching) {
         watching.stream().close();
         Duration lasted = elapsedSince(watching.startedAt());
-        if (autoStreamingList(watching)) {
+        if (streamingLists.autoInitial(watching)) {
             // A proxy that cuts streaming responses short would have the streaming list start over for ever.
-            return streamingListFailed(new WatchError(ErrorKind.WATCH_FAILED, 0, "the streaming list of " + describe()
+            return streamingLists.failed(new WatchError(ErrorKind.WATCH_FAILED, 0, "the streaming list of " + describe()
                     + " ended after " + lasted.toMillis() + "ms, before the end of its initial events",
                     clock.instant()));
         }
@@ -378,41 +359,6 @@ public final class WatchMachine<T> {
         }
         goneWithoutProgress = true;
         return Step.proceed(List.of(new WatchEvent.Failure<>(error)), new Empty<>());
-    }
-
-    private Step<T> fallBackToListWatch(WatchError error) {
-        streaming = false;
-        return Step.proceed(List.of(new WatchEvent.Failure<>(error)), new Empty<>());
-    }
-
-    /**
-     * {@code AUTO}: a streaming list failed in a way that may be the streaming itself — a 5xx, a broken stream, an end
-     * before the initial events did. Back off and stream again; the {@link #STREAMING_FAILURES_BEFORE_FALLBACK}-th
-     * failure in a row backs off and then lists, for good: client-go falls back at once, "making progress is better
-     * than deadlocking", but tries streaming again at its next relist, while this fallback is never undone.
-     */
-    private Step<T> streamingListFailed(WatchError error) {
-        if (++failedStreamingLists < STREAMING_FAILURES_BEFORE_FALLBACK) {
-            return Step.backOff(error, new Empty<>());
-        }
-        streaming = false;
-        return Step.backOff(new WatchError(error.kind(), error.code(), error.message() + "; falling back to list-watch"
-                + " after " + failedStreamingLists + " failed streaming lists in a row", error.at(),
-                error.retryAfter()), new Empty<>());
-    }
-
-    /** Whether the watcher is in the initial phase of an {@code AUTO} streaming list. */
-    private boolean autoStreamingList(Watching<T> watching) {
-        return watching.initial() && options.initialList() == InitialListStrategy.AUTO;
-    }
-
-    private static boolean rejectsStreaming(int code) {
-        return code >= 400 && code < 500 && code != 429;
-    }
-
-    /** A 429 or a refused connection says the server is busy or down, not that streaming fails: stream again. */
-    private static boolean busyOrDown(ApiFailure failure) {
-        return failure.code() == 429 || failure.connectionRefused();
     }
 
     private ResolvedResource resource() throws ApiFailure {
