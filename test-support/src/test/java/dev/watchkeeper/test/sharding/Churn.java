@@ -32,6 +32,7 @@ final class Churn implements AutoCloseable {
     private final Random random;
     private final AtomicInteger created = new AtomicInteger();
     private final AtomicInteger updates = new AtomicInteger();
+    private final AtomicInteger writesDone = new AtomicInteger();
     private final List<String> failures = new ArrayList<>();
     private final ScheduledExecutorService writer = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "churn-writer");
@@ -54,7 +55,10 @@ final class Churn implements AutoCloseable {
             List<Future<?>> writes = new ArrayList<>();
             for (int i = created.get(); i < count; i++) {
                 int index = i;
-                writes.add(pool.submit(() -> create(index)));
+                writes.add(pool.submit(() -> {
+                    create(index);
+                    return null;
+                }));
             }
             for (Future<?> write : writes) {
                 write.get();
@@ -90,6 +94,11 @@ final class Churn implements AutoCloseable {
         return updates.get();
     }
 
+    /** Writes the writer attempted since it started, those an injected 500 or 503 refused included. */
+    int writes() {
+        return writesDone.get();
+    }
+
     /** The test's objects on the server, by key, with their resourceVersions. */
     Map<ObjectKey, String> onServer() throws ApiException {
         return api.listNamespacedConfigMap(namespace).labelSelector(Replica.LABEL).execute().getItems().stream()
@@ -107,9 +116,13 @@ final class Churn implements AutoCloseable {
                 update(random.nextInt(next));
             }
         } catch (ApiException e) {
-            failed(e.getCode() + " " + e.getResponseBody());
+            if (e.getCode() != 500 && e.getCode() != 503) { // those a chaos run injects: the next tick writes on
+                failed(e.getCode() + " " + e.getResponseBody());
+            }
         } catch (RuntimeException e) { // else the executor would stop ticking without a word
             failed(e.toString());
+        } finally {
+            writesDone.incrementAndGet();
         }
     }
 
@@ -119,14 +132,9 @@ final class Churn implements AutoCloseable {
         }
     }
 
-    private void create(int index) {
-        try {
-            api.createNamespacedConfigMap(namespace, new V1ConfigMap().metadata(metadata(index))
-                    .data(Map.of("version", "0"))).execute();
-        } catch (ApiException e) {
-            throw new IllegalStateException("cannot create cm-" + index + ": " + e.getCode() + " "
-                    + e.getResponseBody(), e);
-        }
+    private void create(int index) throws ApiException {
+        api.createNamespacedConfigMap(namespace, new V1ConfigMap().metadata(metadata(index))
+                .data(Map.of("version", "0"))).execute();
     }
 
     private void update(int index) throws ApiException {
