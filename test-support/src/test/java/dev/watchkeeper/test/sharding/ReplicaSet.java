@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -175,10 +176,14 @@ final class ReplicaSet implements AutoCloseable {
         return slots;
     }
 
-    /** Closes every replica not yet closed; a killed one too (it cannot release its Lease). */
+    /**
+     * Closes every replica not yet closed, a killed one too (its release fails), all at once: each close waits for
+     * its drain and release, up to a renew deadline or two.
+     */
     @Override
     public void close() {
         sampler.shutdownNow();
-        replicas.stream().filter(replica -> replica.live() || replica.killed()).forEach(Replica::close);
+        CompletableFuture.allOf(replicas.stream().filter(replica -> replica.live() || replica.killed())
+                .map(replica -> CompletableFuture.runAsync(replica::close)).toArray(CompletableFuture[]::new)).join();
     }
 }

@@ -18,14 +18,14 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * Active-active sharding end to end: replicas of one application in this JVM, each a sharded
  * {@code WatchkeeperRegistry} with its own {@code ShardCoordinator} and {@code ApiClient}, in real time with short
- * Lease timing ({@link ReplicaSet#LEASE}), reconcile ConfigMaps that a writer creates and updates all along, while
- * the set goes 1 → 3 → 2 (one closes) → 3 → 2 (one is killed without releasing its Lease). One subclass per kind of
- * server; on the real one its ShardedListAndWatch gate is on, so the watchers' shard selectors filter there.
+ * Lease timing ({@link ReplicaSet#LEASE}), reconcile ConfigMaps that a writer creates and updates all along,
+ * while the set goes 1 → 3 → 2 (one closes) → 3 → 2 (one is killed without releasing its Lease). One subclass per
+ * kind of server; on the real one its ShardedListAndWatch gate is on, so the watchers' shard selectors filter there.
  *
  * <p>It proves: every object's last reconcile saw its final resourceVersion; no key was reconciled by two replicas at
  * overlapping times; the killed replica's slots are active elsewhere no sooner than a lease duration after its last
- * renewal and within the bound of {@link #FAILOVER_BOUND}; at the end the live replicas' active slots cover the 128 slots each once and their stores hold
- * every object once.
+ * renewal and within {@link #FAILOVER_BOUND}; at the end the live replicas' active slots cover the 128 slots each
+ * once and their stores hold every object once.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class ReplicaSetScenarios {
