@@ -1,0 +1,88 @@
+package dev.watchkeeper.test.sharding;
+
+import dev.watchkeeper.reconcile.ReconcileResult;
+import dev.watchkeeper.store.ObjectKey;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * One log of every reconcile of every replica: who reconciled which key at which resourceVersion, from when to when
+ * ({@link System#nanoTime()}, one clock since the replicas share a JVM). Each reconcile sleeps a little, as real work
+ * would, so that two replicas reconciling one key at once would show as overlapping intervals.
+ */
+final class ReconcileIntervals {
+
+    /** Simulated work per reconcile. */
+    private static final long WORK_MILLIS = 2;
+
+    /** One reconcile, also one that was interrupted or failed: it ran from {@code start} to {@code end}. */
+    record Interval(String replica, ObjectKey key, String resourceVersion, long start, long end) {
+    }
+
+    private final ConcurrentLinkedQueue<Interval> intervals = new ConcurrentLinkedQueue<>();
+
+    /** The reconcile function of {@code replica}. */
+    ReconcileResult reconcile(String replica, ObjectKey key, V1ConfigMap object) throws InterruptedException {
+        long start = System.nanoTime();
+        try {
+            Thread.sleep(WORK_MILLIS);
+            return ReconcileResult.done();
+        } finally {
+            intervals.add(new Interval(replica, key, object.getMetadata().getResourceVersion(), start,
+                    System.nanoTime()));
+        }
+    }
+
+    int size() {
+        return intervals.size();
+    }
+
+    /** Pairs of reconciles of one key that ran at overlapping times, described. */
+    List<String> overlaps() {
+        Map<ObjectKey, List<Interval>> byKey = byKey();
+        List<String> overlaps = new ArrayList<>();
+        for (List<Interval> ofKey : byKey.values()) {
+            ofKey.sort(Comparator.comparingLong(Interval::start));
+            Interval latest = null; // the one that ends last among those seen
+            for (Interval interval : ofKey) {
+                if (latest != null && interval.start() < latest.end()) {
+                    overlaps.add(interval.key() + ": " + latest.replica() + " at " + latest.resourceVersion()
+                            + " and " + interval.replica() + " at " + interval.resourceVersion() + " overlap by "
+                            + (latest.end() - interval.start()) / 1_000 + " µs");
+                }
+                if (latest == null || interval.end() > latest.end()) {
+                    latest = interval;
+                }
+            }
+        }
+        return overlaps;
+    }
+
+    /** The resourceVersion each key's last reconcile (by end time, by any replica) saw. */
+    Map<ObjectKey, String> lastVersions() {
+        Map<ObjectKey, String> last = new HashMap<>();
+        byKey().forEach((key, ofKey) -> last.put(key,
+                ofKey.stream().max(Comparator.comparingLong(Interval::end)).orElseThrow().resourceVersion()));
+        return last;
+    }
+
+    /** Reconciles per replica. */
+    Map<String, Integer> countsByReplica() {
+        Map<String, Integer> counts = new HashMap<>();
+        intervals.forEach(interval -> counts.merge(interval.replica(), 1, Integer::sum));
+        return counts;
+    }
+
+    private Map<ObjectKey, List<Interval>> byKey() {
+        Map<ObjectKey, List<Interval>> byKey = new HashMap<>();
+        for (Interval interval : intervals) {
+            byKey.computeIfAbsent(interval.key(), key -> new ArrayList<>()).add(interval);
+        }
+        return byKey;
+    }
+}
