@@ -67,6 +67,7 @@ public record BackOffSettings(Duration initialInterval, double multiplier, Durat
                 Double.parseDouble(DEFAULT_JITTER), DurationFormatterUtils.detectAndParse(DEFAULT_RESET_AFTER), null);
     }
 
+    /** These settings, giving up after a failure streak this long ({@code null}: never). */
     public BackOffSettings withMaxElapsedTime(Duration maxElapsedTime) {
         return new BackOffSettings(initialInterval, multiplier, maxInterval, jitter, resetAfter, maxElapsedTime);
     }

@@ -103,18 +103,22 @@ public final class JitteredExponentialBackOffPolicy
         return (long) (base + random.getAsDouble() * jitter * base);
     }
 
+    /** The first base wait. */
     public Duration initialInterval() {
         return initialInterval;
     }
 
+    /** The growth of the base wait per consecutive failure. */
     public double multiplier() {
         return multiplier;
     }
 
+    /** The cap of the base wait (jitter comes on top). */
     public Duration maxInterval() {
         return maxInterval;
     }
 
+    /** The random extra fraction of the base wait. */
     public double jitter() {
         return jitter;
     }

@@ -21,6 +21,10 @@ public final class MaxElapsedTimeRetryPolicy implements RetryPolicy {
     private final Duration maxElapsedTime;
     private final Clock clock;
 
+    /**
+     * Gives up once a failure streak is longer than {@code maxElapsedTime} by {@code clock}; {@code null} never gives
+     * up.
+     */
     public MaxElapsedTimeRetryPolicy(Duration maxElapsedTime, Clock clock) {
         if (maxElapsedTime != null) {
             InvalidSettingException.requireNotNegative("maxElapsedTime", maxElapsedTime);

@@ -72,16 +72,19 @@ public record LeaderElectionSettings(String leaseName, String leaseNamespace, St
                 Boolean.parseBoolean(DEFAULT_RELEASE_ON_CANCEL));
     }
 
+    /** These settings with other Lease timing (checked by the same rules). */
     public LeaderElectionSettings withTiming(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
         return new LeaderElectionSettings(leaseName, leaseNamespace, identity, leaseDuration, renewDeadline,
                 retryPeriod, releaseOnCancel);
     }
 
+    /** These settings, releasing the Lease on close or not. */
     public LeaderElectionSettings withReleaseOnCancel(boolean releaseOnCancel) {
         return new LeaderElectionSettings(leaseName, leaseNamespace, identity, leaseDuration, renewDeadline,
                 retryPeriod, releaseOnCancel);
     }
 
+    /** These settings with another identity for this replica. */
     public LeaderElectionSettings withIdentity(String identity) {
         return new LeaderElectionSettings(leaseName, leaseNamespace, identity, leaseDuration, renewDeadline,
                 retryPeriod, releaseOnCancel);

@@ -22,6 +22,7 @@ public record LeaderElectionSnapshot(String leaseName, String leaseNamespace, St
         LEADER, FOLLOWER
     }
 
+    /** Whether this replica holds the Lease. */
     public boolean isLeader() {
         return role == Role.LEADER;
     }

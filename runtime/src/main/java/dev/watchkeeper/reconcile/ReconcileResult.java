@@ -32,6 +32,7 @@ public record ReconcileResult(Duration requeueAfter) {
         return new ReconcileResult(Objects.requireNonNull(delay, "delay"));
     }
 
+    /** Whether the object is reconciled again after {@link #requeueAfter()}. */
     public boolean isRequeue() {
         return requeueAfter != null;
     }

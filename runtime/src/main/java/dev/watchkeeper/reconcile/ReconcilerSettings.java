@@ -111,11 +111,13 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
         return policy(defaultBackOff());
     }
 
+    /** These settings with another number of reconciles at once. */
     public ReconcilerSettings withConcurrency(int concurrency) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
                 shutdownDrain, rateLimit);
     }
 
+    /** These settings with another per-object retry policy (a {@code SleepingBackOffPolicy}). */
     public ReconcilerSettings withBackOffPolicy(BackOffPolicy policy) {
         return new ReconcilerSettings(concurrency, policy, shutdownGrace, resyncPeriod, triggers, debounce,
                 shutdownDrain, rateLimit);
@@ -135,30 +137,36 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
                 settings.maxInterval(), settings.jitter());
     }
 
+    /** These settings with another wait for running reconciles on shutdown. */
     public ReconcilerSettings withShutdownGrace(Duration grace) {
         return new ReconcilerSettings(concurrency, backOffPolicy, grace, resyncPeriod, triggers, debounce,
                 shutdownDrain, rateLimit);
     }
 
+    /** These settings with another resync period ({@code 0}: none). */
     public ReconcilerSettings withResyncPeriod(Duration period) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, period, triggers, debounce,
                 shutdownDrain, rateLimit);
     }
 
+    /** These settings with other triggers. */
     public ReconcilerSettings withTriggers(Trigger... triggers) {
         return withTriggers(triggers.length == 0 ? Set.of(Trigger.ALL) : EnumSet.of(triggers[0], triggers));
     }
 
+    /** These settings with other triggers. */
     public ReconcilerSettings withTriggers(Set<Trigger> triggers) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
                 shutdownDrain, rateLimit);
     }
 
+    /** These settings with another debounce of event-triggered reconciles. */
     public ReconcilerSettings withDebounce(Duration debounce) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
                 shutdownDrain, rateLimit);
     }
 
+    /** These settings, reconciling the keys due at shutdown within the grace, or dropping them. */
     public ReconcilerSettings withShutdownDrain(boolean drain) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
                 drain, rateLimit);

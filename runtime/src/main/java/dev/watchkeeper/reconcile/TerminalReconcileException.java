@@ -14,10 +14,12 @@ public class TerminalReconcileException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** A failure not retried until the object changes, saying why. */
     public TerminalReconcileException(String message) {
         super(message);
     }
 
+    /** A failure not retried until the object changes, saying why, with its cause. */
     public TerminalReconcileException(String message, Throwable cause) {
         super(message, cause);
     }

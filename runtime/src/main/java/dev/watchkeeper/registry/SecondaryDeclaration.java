@@ -22,10 +22,12 @@ public record SecondaryDeclaration<S extends KubernetesObject>(WatcherDeclaratio
         Objects.requireNonNull(watcher, "watcher");
     }
 
+    /** A secondary whose objects name their primary in a controller ownerReference. */
     public static <S extends KubernetesObject> SecondaryDeclaration<S> owned(WatcherDeclaration<S> watcher) {
         return new SecondaryDeclaration<>(watcher, null);
     }
 
+    /** A secondary whose objects map to primary keys through {@code mapper}. */
     public static <S extends KubernetesObject> SecondaryDeclaration<S> watched(WatcherDeclaration<S> watcher,
             SecondaryMapper<S> mapper) {
         return new SecondaryDeclaration<>(watcher, Objects.requireNonNull(mapper, "mapper"));

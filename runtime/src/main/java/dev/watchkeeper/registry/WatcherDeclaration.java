@@ -50,6 +50,7 @@ public record WatcherDeclaration<T extends KubernetesObject>(String name, Resour
         return of(type, WatchScope.allNamespaces());
     }
 
+    /** A watcher of {@code type} in all namespaces, named as derived, with the settings of its name. */
     public static <T extends KubernetesObject> WatcherDeclaration<T> of(ResourceType<T> type, WatchScope scope) {
         return new WatcherDeclaration<>(null, type, scope, null, null);
     }
@@ -69,10 +70,12 @@ public record WatcherDeclaration<T extends KubernetesObject>(String name, Resour
         return namespace(null);
     }
 
+    /** This declaration with a label selector. */
     public WatcherDeclaration<T> labelSelector(String selector) {
         return scope(scope.withLabelSelector(selector));
     }
 
+    /** This declaration with a field selector. */
     public WatcherDeclaration<T> fieldSelector(String selector) {
         return scope(scope.withFieldSelector(selector));
     }

@@ -25,6 +25,7 @@ public class InvalidSettingException extends IllegalArgumentException {
     private final transient Object value;
     private final String rule;
 
+    /** A refused value: {@code field} = {@code value} breaks {@code rule}. */
     public InvalidSettingException(String field, Object value, String rule) {
         super(words(field) + " " + rule + ", was " + value);
         this.field = field;

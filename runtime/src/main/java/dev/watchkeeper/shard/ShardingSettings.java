@@ -53,10 +53,12 @@ public record ShardingSettings(String group, String namespace, String identity, 
                 DurationFormatterUtils.detectAndParse(LeaderElectionSettings.DEFAULT_RETRY_PERIOD));
     }
 
+    /** These settings with other member-Lease timing (leader election's rules). */
     public ShardingSettings withTiming(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
         return new ShardingSettings(group, namespace, identity, leaseDuration, renewDeadline, retryPeriod);
     }
 
+    /** These settings with another identity for this replica. */
     public ShardingSettings withIdentity(String identity) {
         return new ShardingSettings(group, namespace, identity, leaseDuration, renewDeadline, retryPeriod);
     }

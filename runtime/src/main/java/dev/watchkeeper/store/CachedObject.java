@@ -109,10 +109,12 @@ public final class CachedObject<T> {
         return new CachedObject<>(object, metadata);
     }
 
+    /** The object's namespace and name. */
     public ObjectKey key() {
         return key;
     }
 
+    /** {@code metadata.uid}, or {@code null}. */
     public String uid() {
         return uidText != null || (uidHigh == 0 && uidLow == 0) ? uidText : new UUID(uidHigh, uidLow).toString();
     }
@@ -136,6 +138,7 @@ public final class CachedObject<T> {
         return new long[] {parsed.getMostSignificantBits(), parsed.getLeastSignificantBits()};
     }
 
+    /** {@code metadata.resourceVersion}, or {@code null}. */
     public String resourceVersion() {
         return resourceVersion;
     }

@@ -22,6 +22,7 @@ public record WatchError(ErrorKind kind, int code, String message, Instant at, D
         Objects.requireNonNull(at, "at");
     }
 
+    /** An error without a {@code Retry-After}. */
     public WatchError(ErrorKind kind, int code, String message, Instant at) {
         this(kind, code, message, at, null);
     }

@@ -62,6 +62,7 @@ public record WatchOptions(int pageSize, Duration timeout, InitialListStrategy i
         }
     }
 
+    /** The defaults: the {@code DEFAULT_*} constants of this record. */
     public static WatchOptions defaults() {
         return new WatchOptions(Integer.parseInt(DEFAULT_PAGE_SIZE),
                 DurationFormatterUtils.detectAndParse(DEFAULT_TIMEOUT),
@@ -78,41 +79,49 @@ public record WatchOptions(int pageSize, Duration timeout, InitialListStrategy i
         return value.toUpperCase(Locale.ROOT).replace('-', '_');
     }
 
+    /** These options with another list page size. */
     public WatchOptions withPageSize(int pageSize) {
         return new WatchOptions(pageSize, timeout, initialList, listSemantics, stripManagedFields,
                 idleMargin, autoFallbackAfter, maxEventSize);
     }
 
+    /** These options with another watch timeout (the server ends each watch after it). */
     public WatchOptions withTimeout(Duration timeout) {
         return new WatchOptions(pageSize, timeout, initialList, listSemantics, stripManagedFields,
                 idleMargin, autoFallbackAfter, maxEventSize);
     }
 
+    /** These options with another way to make the initial list. */
     public WatchOptions withInitialList(InitialListStrategy initialList) {
         return new WatchOptions(pageSize, timeout, initialList, listSemantics, stripManagedFields,
                 idleMargin, autoFallbackAfter, maxEventSize);
     }
 
+    /** These options with other list semantics. */
     public WatchOptions withListSemantics(ListSemantics listSemantics) {
         return new WatchOptions(pageSize, timeout, initialList, listSemantics, stripManagedFields,
                 idleMargin, autoFallbackAfter, maxEventSize);
     }
 
+    /** These options, keeping or dropping {@code metadata.managedFields} of cached objects. */
     public WatchOptions withStripManagedFields(boolean strip) {
         return new WatchOptions(pageSize, timeout, initialList, listSemantics, strip,
                 idleMargin, autoFallbackAfter, maxEventSize);
     }
 
+    /** These options with another margin past the timeout after which a silent watch counts as broken. */
     public WatchOptions withIdleMargin(Duration idleMargin) {
         return new WatchOptions(pageSize, timeout, initialList, listSemantics, stripManagedFields,
                 idleMargin, autoFallbackAfter, maxEventSize);
     }
 
+    /** These options with another wait for a streaming list's end before {@code AUTO} falls back. */
     public WatchOptions withAutoFallbackAfter(Duration after) {
         return new WatchOptions(pageSize, timeout, initialList, listSemantics, stripManagedFields,
                 idleMargin, after, maxEventSize);
     }
 
+    /** These options with another largest event the watcher accepts. */
     public WatchOptions withMaxEventSize(DataSize size) {
         return new WatchOptions(pageSize, timeout, initialList, listSemantics, stripManagedFields,
                 idleMargin, autoFallbackAfter, size);

@@ -17,22 +17,27 @@ public record WatchScope(String namespace, String labelSelector, String fieldSel
         fieldSelector = blankToNull(fieldSelector);
     }
 
+    /** Every namespace (and cluster-scoped resources), no selectors. */
     public static WatchScope allNamespaces() {
         return new WatchScope(null, null, null);
     }
 
+    /** One namespace, no selectors. */
     public static WatchScope namespace(String namespace) {
         return new WatchScope(namespace, null, null);
     }
 
+    /** This scope in another namespace ({@code null} for all). */
     public WatchScope withNamespace(String namespace) {
         return new WatchScope(namespace, labelSelector, fieldSelector);
     }
 
+    /** This scope with a label selector ({@code null} for none). */
     public WatchScope withLabelSelector(String selector) {
         return new WatchScope(namespace, selector, fieldSelector);
     }
 
+    /** This scope with a field selector ({@code null} for none). */
     public WatchScope withFieldSelector(String selector) {
         return new WatchScope(namespace, labelSelector, selector);
     }
@@ -51,7 +56,8 @@ public record WatchScope(String namespace, String labelSelector, String fieldSel
      * {@code <plural>[.<group>][-metadata]@<namespace|all>}, plus a short hash of the selectors when there are any.
      */
     public String derivedWatcherName(ResourceType<?> type) {
-        String selectors = (labelSelector == null ? "" : labelSelector) + "|" + (fieldSelector == null ? "" : fieldSelector);
+        String selectors = (labelSelector == null ? "" : labelSelector) + "|"
+                + (fieldSelector == null ? "" : fieldSelector);
         String hash = "|".equals(selectors) ? "" : "-" + Integer.toHexString(selectors.hashCode() & 0xfffff);
         return type.qualifiedName() + (type.isMetadataOnly() ? "-metadata" : "") + "@"
                 + (namespace == null ? "all" : namespace) + hash;

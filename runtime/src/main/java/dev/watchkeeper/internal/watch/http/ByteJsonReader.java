@@ -16,6 +16,11 @@ import java.util.Arrays;
  * piece; this one finds where a string ends eight bytes at a time and makes the string from its bytes in one copy.
  * It reads strict JSON (RFC 8259) and throws {@link MalformedJsonException} at anything else. Its maps have to be
  * read by {@link StringKeyMaps}: Gson's own map adapter reaches into the private state of Gson's reader.
+ *
+ * <p>Why one class of this size: it overrides Gson's {@code JsonReader} token by token over UTF-8 bytes, and every
+ * token method shares one buffer and one cursor; what is separable already lives in {@code JsonBytes},
+ * {@code StringKeyMaps} and {@code Rfc3339Times}. {@code ByteReadersDifferentialTest} holds it to Gson's reader and
+ * the client's decoding on generated, cut and mutated input.
  */
 final class ByteJsonReader extends JsonReader {
 
