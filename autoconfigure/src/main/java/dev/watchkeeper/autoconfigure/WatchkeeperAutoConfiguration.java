@@ -34,8 +34,8 @@ import org.springframework.retry.backoff.BackOffPolicy;
 /**
  * Watchkeeper's core: an {@link ApiClient} ({@code $KUBECONFIG}, {@code ~/.kube/config} or in-cluster; finding
  * none fails start-up; unless the application defines one), the {@link TimeSource}, settings from
- * {@code watchkeeper.*} properties, the {@link WatchkeeperRegistry} that runs every watcher and controller, the
- * post-processor that turns {@code @Reconciler} methods into controllers, the one that feeds {@code @WatchListener}
+ * {@code watchkeeper.*} properties, the {@link WatchkeeperRegistry} that runs every watcher and reconciler, the
+ * post-processor that turns {@code @Reconciler} methods into reconcilers, the one that feeds {@code @WatchListener}
  * methods, the registrar that makes every watcher (from properties, from a {@code WatcherDeclaration} bean, or behind
  * a {@code @Reconciler}) a bean with its store, and the check that every override names a watcher or reconciler.
  * Watchers and workers run on virtual threads when {@code spring.threads.virtual.enabled=true} on Java 21+. With

@@ -10,7 +10,7 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Marks a bean method as the reconcile function of a controller. The method's first parameter is the primary
+ * Marks a bean method as the reconcile function of a reconciler. The method's first parameter is the primary
  * resource type; an optional second parameter is the {@link dev.watchkeeper.reconcile.ReconcileContext}; it
  * returns {@code void} (done) or a {@link dev.watchkeeper.reconcile.ReconcileResult}.
  *

@@ -9,7 +9,7 @@ import io.kubernetes.client.openapi.ApiClient;
 
 /**
  * What a reconcile may know besides the object: which key, which attempt, the API client, and the caches of the
- * controller's watched resources. Declare it as a parameter of a {@code @Reconciler} method.
+ * reconciler's watched resources. Declare it as a parameter of a {@code @Reconciler} method.
  *
  * <pre>{@code
  * @Reconciler(owns = V1ConfigMap.class)
@@ -27,13 +27,13 @@ public interface ReconcileContext {
     /** 1 for the first try, 2 for the first retry after an error, and so on. */
     int attempt();
 
-    /** The client the controller's watchers use; write through it. */
+    /** The client the reconciler's watchers use; write through it. */
     ApiClient apiClient();
 
     /**
-     * The store of the controller's watcher for {@code type} (the primary or a secondary resource).
+     * The store of the reconciler's watcher for {@code type} (the primary or a secondary resource).
      *
-     * @throws IllegalArgumentException when the controller watches no such type
+     * @throws IllegalArgumentException when the reconciler watches no such type
      */
     <S extends KubernetesObject> Store<S> store(Class<S> type);
 

@@ -3,7 +3,7 @@ package dev.watchkeeper.reconcile;
 import io.kubernetes.client.common.KubernetesObject;
 
 /**
- * Brings the world in line with one object: the body of a controller. Called with the object as the primary
+ * Brings the world in line with one object: the body of a reconciler. Called with the object as the primary
  * store holds it when the key is taken from the queue, never twice at once for one key.
  *
  * <pre>{@code

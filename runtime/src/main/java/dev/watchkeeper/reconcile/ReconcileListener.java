@@ -1,7 +1,7 @@
 package dev.watchkeeper.reconcile;
 
 /**
- * Told of every finished reconcile, on the worker thread, after the controller has recorded it: a hook for metrics
+ * Told of every finished reconcile, on the worker thread, after the reconciler has recorded it: a hook for metrics
  * beyond the counts the {@link ReconcilerSnapshot} already carries. A listener that throws is logged and ignored.
  *
  * <pre>{@code

@@ -9,7 +9,7 @@ import java.util.concurrent.Callable;
  *
  * <pre>{@code
  * ReconcileObserver observer = new ReconcileObserver() {
- *     public <R> R observe(String controller, ObjectKey key, Callable<R> reconcile) throws Exception {
+ *     public <R> R observe(String reconciler, ObjectKey key, Callable<R> reconcile) throws Exception {
  *         MDC.put("object", key.toString());
  *         try { return reconcile.call(); } finally { MDC.remove("object"); }
  *     }
@@ -18,7 +18,7 @@ import java.util.concurrent.Callable;
  */
 public interface ReconcileObserver {
 
-    <R> R observe(String controller, ObjectKey key, Callable<R> reconcile) throws Exception;
+    <R> R observe(String reconciler, ObjectKey key, Callable<R> reconcile) throws Exception;
 
     /** Runs the reconcile as it is. */
     static ReconcileObserver passThrough() {
@@ -30,7 +30,7 @@ public interface ReconcileObserver {
         INSTANCE;
 
         @Override
-        public <R> R observe(String controller, ObjectKey key, Callable<R> reconcile) throws Exception {
+        public <R> R observe(String reconciler, ObjectKey key, Callable<R> reconcile) throws Exception {
             return reconcile.call();
         }
     }

@@ -10,7 +10,7 @@ import java.time.Duration;
  * controllerBuilder.listener(outcome -> timer(outcome.reconciler(), outcome.kind()).record(outcome.took()));
  * }</pre>
  *
- * @param controller the controller's name
+ * @param reconciler the reconciler's name
  * @param key        the object's key
  * @param attempt    1 for a first try, more for retries after errors
  * @param kind       how it ended
@@ -21,7 +21,7 @@ import java.time.Duration;
  * @param cleanup    whether it was the cleanup of an object being deleted (see {@link Finalizer}), not a reconcile;
  *                   {@link Kind#DONE} then means the finalizer was removed
  */
-public record ReconcileOutcome(String controller, ObjectKey key, int attempt, Kind kind, Duration next, Duration took,
+public record ReconcileOutcome(String reconciler, ObjectKey key, int attempt, Kind kind, Duration next, Duration took,
         Throwable error, boolean cleanup) {
 
     /** How a reconcile ended. */

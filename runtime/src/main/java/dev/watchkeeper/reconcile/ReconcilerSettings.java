@@ -12,7 +12,7 @@ import org.springframework.retry.backoff.BackOffPolicy;
 import org.springframework.retry.backoff.SleepingBackOffPolicy;
 
 /**
- * How a controller runs. The defaults are the {@code DEFAULT_*} constants, written as Spring Boot binds them
+ * How a reconciler runs. The defaults are the {@code DEFAULT_*} constants, written as Spring Boot binds them
  * ({@code 30s}), so the Boot layer declares its property defaults with them and the two cannot differ.
  *
  * <pre>{@code

@@ -2,7 +2,7 @@ package dev.watchkeeper.reconcile;
 
 /**
  * Thrown by a reconciler when retrying cannot help (an invalid spec, say): the error is recorded in the
- * controller's state, and the object is not retried until its resourceVersion changes.
+ * reconciler's state, and the object is not retried until its resourceVersion changes.
  *
  * <pre>{@code
  * if (spec.getReplicas() < 0) {

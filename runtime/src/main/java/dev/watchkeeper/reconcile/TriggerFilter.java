@@ -6,7 +6,7 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * Decides whether a change of a primary object is worth a reconcile, given the version the controller saw before
+ * Decides whether a change of a primary object is worth a reconcile, given the version the reconciler saw before
  * ({@code null} when it sees the object for the first time) and the new one. Deletes and periodic resyncs are
  * not filtered.
  *

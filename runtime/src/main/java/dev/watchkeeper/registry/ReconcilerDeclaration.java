@@ -11,7 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * Everything needed to build a controller, as the {@code @Reconciler} post-processor (or a hand-written
+ * Everything needed to build a reconciler, as the {@code @Reconciler} post-processor (or a hand-written
  * configuration) declares it.
  *
  * <pre>{@code

@@ -22,10 +22,10 @@ public class ObservationReconcileObserver implements ReconcileObserver {
     }
 
     @Override
-    public <R> R observe(String controller, ObjectKey key, Callable<R> reconcile) throws Exception {
+    public <R> R observe(String reconciler, ObjectKey key, Callable<R> reconcile) throws Exception {
         Observation observation = Observation.createNotStarted("watchkeeper.reconcile", observations)
-                .contextualName("reconcile " + controller)
-                .lowCardinalityKeyValue("reconciler", controller)
+                .contextualName("reconcile " + reconciler)
+                .lowCardinalityKeyValue("reconciler", reconciler)
                 .highCardinalityKeyValue("key", key.toString())
                 .start();
         try (Observation.Scope scope = observation.openScope()) {

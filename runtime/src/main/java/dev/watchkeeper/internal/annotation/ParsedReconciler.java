@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * One {@code @Reconciler} method, parsed and checked by {@link ReconcilerParser}: what the early watcher registrar
- * makes beans of and what the post-processor registers a controller for, computed once, the same way.
+ * makes beans of and what the post-processor registers a reconciler for, computed once, the same way.
  *
  * @param beanName     the bean declaring the method
  * @param method       the annotated method

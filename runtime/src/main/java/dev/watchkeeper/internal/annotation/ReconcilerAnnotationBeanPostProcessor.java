@@ -27,7 +27,7 @@ import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 
 /**
- * Finds {@link Reconciler @Reconciler} methods on beans and registers a controller for each with the
+ * Finds {@link Reconciler @Reconciler} methods on beans and registers a reconciler for each with the
  * {@link WatchkeeperRegistry} bean (modelled on {@code ScheduledAnnotationBeanPostProcessor}). Methods are parsed
  * and checked by {@link ReconcilerParser}, so a wrong signature fails start-up naming the bean and method: as each
  * bean is initialized, unless the {@link ParsedReconcilers} it is given parsed the bean earlier (Spring Boot's
