@@ -4,11 +4,14 @@ import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Configuration;
 
-/** The application {@link MyControllerTest} tests: labels every ConfigMap it reconciles {@code reconciled=true}. */
-@SpringBootConfiguration
+/**
+ * The application {@link MyControllerTest} tests: labels every ConfigMap it reconciles {@code reconciled=true}. Not a
+ * {@code @SpringBootConfiguration}, so the package's {@code @SpringBootTest}s still find {@code ReadmeApplication}.
+ */
+@Configuration(proxyBeanMethods = false)
 @EnableAutoConfiguration
 public class MyController {
 

@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -69,6 +70,13 @@ final class Membership {
         live.add(settings.identity());
         seen.values().stream().filter(member -> member.live(now)).forEach(member -> live.add(member.record().holder()));
         return live;
+    }
+
+    /** The soonest time at which a member live at {@code now} expires, if any does. */
+    Optional<Instant> nextExpiry(Instant now) {
+        return seen.values().stream().filter(member -> member.live(now))
+                .map(member -> member.observedTime().plusSeconds(member.record().leaseDurationSeconds()))
+                .min(Instant::compareTo);
     }
 
     /** Whether every other live member's Lease says it adopted {@code epochHex}. */

@@ -175,7 +175,7 @@ public final class ShardCoordinator implements AutoCloseable {
     /**
      * One round: read the group's Leases, widen or start a hand-over, record a finished drain, renew our Lease.
      * Returns how long to wait before the next round: a retry period, a quarter of it while this replica adopted an
-     * epoch that not every live member has.
+     * epoch that not every live member has, and never past the moment another member's Lease expires.
      */
     Duration step() {
         Instant now = now();
@@ -191,7 +191,12 @@ public final class ShardCoordinator implements AutoCloseable {
         renew(now);
         publish();
         boolean waiting = !lease.lost() && handOver.awaitingOthers(lease.writtenAdoption());
-        return waiting ? settings.retryPeriod().dividedBy(4) : settings.retryPeriod();
+        Duration wait = waiting ? settings.retryPeriod().dividedBy(4) : settings.retryPeriod();
+        // A member that stops renewing is dropped at the round after it expires: wake then, not up to a period later.
+        return membership.nextExpiry(now)
+                .map(expiry -> Duration.between(now, expiry).plusMillis(1))
+                .filter(untilExpiry -> untilExpiry.compareTo(wait) < 0)
+                .orElse(wait);
     }
 
     /** Lists the group's Leases into the membership view; false when the list failed. */
