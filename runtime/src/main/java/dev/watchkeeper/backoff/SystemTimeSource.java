@@ -20,11 +20,11 @@ final class SystemTimeSource implements TimeSource {
     public void await(Object monitor, Duration delay, BooleanSupplier wake) throws InterruptedException {
         long deadline = System.nanoTime() + delay.toNanos();
         while (!wake.getAsBoolean()) {
-            long remainingMillis = (deadline - System.nanoTime()) / 1_000_000;
-            if (remainingMillis <= 0) {
+            long remainingNanos = deadline - System.nanoTime();
+            if (remainingNanos <= 0) {
                 return;
             }
-            monitor.wait(remainingMillis);
+            monitor.wait((remainingNanos + 999_999) / 1_000_000); // rounded up: never wake before the deadline
         }
     }
 }

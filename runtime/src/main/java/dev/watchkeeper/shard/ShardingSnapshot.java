@@ -34,7 +34,7 @@ public record ShardingSnapshot(String identity, String group, String epoch, List
     public enum Phase {
         /** Started (or renewing again after {@link #LOST}) and not yet adopted any assignment: reconciles nothing. */
         JOINING,
-        /** Adopted (or adopting) a new assignment; waits for every live member to adopt it before it widens. */
+        /** Adopting a new assignment: reconciles each of its slots once no other live member claims it. */
         HANDING_OVER,
         /** Reconciles all the slots the current assignment gives it. */
         SETTLED,

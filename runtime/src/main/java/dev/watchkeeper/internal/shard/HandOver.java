@@ -14,25 +14,25 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The fenced hand-over of one replica's slots: the epoch it computes ({@code target}), the slots that gives it
- * ({@code assigned}), the slots it reconciles ({@code active}), the drain in progress and the epoch it adopted, and
- * the calls on its {@link ShardParticipant}s. When the epoch changes it {@code assign}s the new slots, {@code narrow}s
- * to {@code active ∩ assigned} and, once every participant drained, adopts the epoch (its next Lease write names it).
- * It {@code widen}s to all its assigned slots only when a list read after that write shows every member it counts
- * live with the same adopted epoch. A new member starts with no active slot.
+ * ({@code assigned}), the slots it reconciles ({@code active}), the drain in progress and the epoch it adopted with
+ * the slots it claims, and the calls on its {@link ShardParticipant}s. When the epoch changes it {@code assign}s the
+ * new slots, {@code narrow}s to {@code active ∩ assigned} and, once every participant drained, adopts the epoch: its
+ * next Lease write names the epoch and claims its assigned slots. It {@code widen}s to an assigned slot only when a
+ * list read after that write shows no other live member's Lease claiming it; slots still claimed wait for the next
+ * read. A new member starts with no active slot and no claim.
  *
- * <p><b>Why no slot is active on two replicas at once.</b> Three facts: (1) a replica's active slots are always
- * within the assignment of the epoch its Lease says it adopted, since it narrows and drains before it writes an
- * adoption, and widens only to the assignment of what it wrote; (2) two replicas that compute one epoch computed it
- * from one member set (a 64-bit hash of it), so they assign each slot to one owner; (3) reads and writes of Leases
- * are linearizable. Suppose X and Y both have slot {@code s} active at time T; X widened to it on a list read at
- * {@code rX}, Y at {@code rY}, say {@code rX < rY}. From {@code rX} until T, X's Lease only named epochs that give
- * {@code s} to X (it adopted its epoch before {@code rX}; adopting one that does not would have removed {@code s}
- * first, fact 1). Y's read at {@code rY} either showed X's Lease with Y's own epoch, which would give {@code s} to
- * both (contradicting fact 2), or X judged expired: X's Lease unchanged for a lease duration of Y's time
- * ({@link Membership}); X stops reconciling when it misses its renew deadline ({@link MemberLease}), which is shorter
- * than the lease duration, so X had given up {@code s} before Y could take it (in-flight work of X gets lease
- * duration − renew deadline to end). So a slot that leaves is drained before its replica adopts, and a slot gained
- * is activated only after its previous owner adopted or expired.
+ * <p><b>Why no slot is active on two replicas at once.</b> Two facts: (1) a replica's active slots always lie within
+ * the claim its Lease holds, since it narrows and drains before it writes a smaller claim, and widens only into a
+ * claim it wrote; (2) reads and writes of Leases are linearizable. Suppose X and Y both have slot {@code s} active at
+ * time T; X widened to it on a list read at {@code rX}, after writing a claim with {@code s} at {@code wX < rX}; Y
+ * likewise at {@code wY < rY}; say {@code rX < rY}. By fact 1, X's Lease claims {@code s} from {@code wX} until T.
+ * Y's read at {@code rY > rX > wX} therefore either showed X's claim of {@code s}, and Y would not have widened to it,
+ * or showed X expired: X's Lease unchanged for a lease duration of Y's time ({@link Membership}); X stops reconciling
+ * when it misses its renew deadline ({@link MemberLease}), which is shorter than the lease duration, so X had given up
+ * {@code s} before Y could take it (in-flight work of X gets lease duration − renew deadline to end). So a slot that
+ * leaves is drained before its replica stops claiming it, and a slot gained is activated only after its previous
+ * holder stopped claiming it or expired: a replica that crashed holds up only its own slots, and only until it
+ * expires.
  *
  * <p>Touched by the coordinator's thread only, but for {@link #drained()}.
  */
@@ -48,8 +48,8 @@ final class HandOver {
     private SlotAssignment target;
     private Slots assigned = Slots.none();
     private Slots active = Slots.none();
-    /** The epoch this replica adopted (drained for): what its next write puts in its Lease. */
-    private String adopted;
+    /** The epoch this replica adopted (drained for) and its slots: what its next Lease write names and claims. */
+    private Adoption adopted;
     private volatile CompletableFuture<Void> draining;
     private Instant handOverSince;
     private long handOvers;
@@ -70,15 +70,24 @@ final class HandOver {
     }
 
     /**
+     * An epoch adopted and the slots it gives this replica: what its Lease names and claims.
+     *
+     * @param epochHex the adopted epoch
+     * @param claimed  the slots that epoch assigns to this replica
+     */
+    record Adoption(String epochHex, Slots claimed) {
+    }
+
+    /**
      * After a read of the group's Leases, with {@code computed} the live members' assignment: a new epoch starts a
-     * hand-over; the current one completes once our Lease says we adopted it ({@code writtenAdoption}) and every
-     * other live member's does too (the fence).
+     * hand-over; once our Lease says we adopted the current one ({@code writtenAdoption}), we widen to the assigned
+     * slots no other live member claims (the fence), and the hand-over completes when that is all of them.
      */
     void advance(SlotAssignment computed, String writtenAdoption, Membership membership, Instant now) {
         if (target == null || computed.epoch() != target.epoch()) {
             begin(computed, now);
-        } else if (target.epochHex().equals(writtenAdoption) && membership.everyLiveAdopted(target.epochHex(), now)) {
-            complete(now);
+        } else if (target.epochHex().equals(writtenAdoption)) {
+            widen(assigned.minus(membership.claimedByOthers(now)), now);
         }
     }
 
@@ -98,22 +107,24 @@ final class HandOver {
         CompletableFuture<Void> drain = CompletableFuture.allOf(drains.toArray(CompletableFuture[]::new));
         draining = drain;
         drain.whenComplete((done, failure) -> wake.run());
-        log.info("sharding: epoch {}… computed; active {} → {} until all adopt; {} members", brief(next), active,
-                kept, next.members().size());
+        log.info("sharding: epoch {}… computed; active {} → {} until adopted and released; {} members", brief(next),
+                active, kept, next.members().size());
         setActive(kept);
     }
 
-    /** Every live member adopted our epoch: reconcile all we are assigned. */
-    private void complete(Instant now) {
-        if (!active.equals(assigned)) {
+    /** Reconciles {@code free} too (assigned slots nobody else claims); all assigned ones complete the hand-over. */
+    private void widen(Slots free, Instant now) {
+        Slots next = active.union(free);
+        if (!next.equals(active)) {
             for (ShardParticipant participant : participants) {
-                participant.widen(assigned);
+                participant.widen(next);
             }
-            log.info("sharding: epoch {}… adopted; active {} → {}; {} members", brief(target), active, assigned,
+            log.info("sharding: epoch {}… adopted; active {} → {}{}; {} members", brief(target), active, next,
+                    next.equals(assigned) ? "" : " until others release " + assigned.minus(next),
                     target.members().size());
-            setActive(assigned);
+            setActive(next);
         }
-        if (handOverSince != null) {
+        if (active.equals(assigned) && handOverSince != null) {
             handOvers++;
             lastHandOver = Duration.between(handOverSince, now);
             handOverSince = null;
@@ -127,7 +138,7 @@ final class HandOver {
             draining = null;
             try {
                 drain.join();
-                adopted = target.epochHex();
+                adopted = new Adoption(target.epochHex(), assigned);
             } catch (CompletionException | CancellationException e) {
                 log.error("sharding: a participant failed to narrow to {}; narrowing again", active, e);
                 target = null; // the next round starts the hand-over over
@@ -141,7 +152,7 @@ final class HandOver {
         return drain != null && drain.isDone();
     }
 
-    /** Whether our Lease says we adopted the current epoch and we wait for the others to adopt it too. */
+    /** Whether our Lease says we adopted the current epoch and we wait for slots others still claim. */
     boolean awaitingOthers(String writtenAdoption) {
         return target != null && target.epochHex().equals(writtenAdoption) && handOverSince != null;
     }
@@ -170,8 +181,8 @@ final class HandOver {
         activeSet.accept(before, next);
     }
 
-    /** The epoch this replica adopted (drained for), {@code null} when none. */
-    String adopted() {
+    /** The epoch this replica adopted (drained for) and the slots it claims, {@code null} when none. */
+    Adoption adoption() {
         return adopted;
     }
 

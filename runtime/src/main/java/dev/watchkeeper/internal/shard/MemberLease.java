@@ -20,8 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * This replica's own member Lease ({@code <group>-<identity>}: holder, duration, renew time, group label and the
- * epoch it adopted in {@value ShardCoordinator#ADOPTED_EPOCH}), and whether the replica is live: it is while it
+ * This replica's own member Lease ({@code <group>-<identity>}: holder, duration, renew time, group label, the epoch
+ * it adopted in {@value ShardCoordinator#ADOPTED_EPOCH} and the slots that epoch gives it in
+ * {@value ShardCoordinator#CLAIMED_SLOTS}), and whether the replica is live: it is while it
  * renews within its renew deadline, and {@code lost} from when it missed that deadline until it renews again.
  *
  * <p>Touched by the coordinator's thread only (its close included).
@@ -46,17 +47,17 @@ final class MemberLease {
     }
 
     /**
-     * Creates or renews the Lease with {@code adopted} as its adopted epoch ({@code null}: none); a renewal that
-     * brings the replica back from {@code lost} makes it join anew.
+     * Creates or renews the Lease with {@code adoption} as its adopted epoch and claimed slots ({@code null}: none);
+     * a renewal that brings the replica back from {@code lost} makes it join anew.
      */
-    void renew(Instant now, String adopted) throws ApiException {
+    void renew(Instant now, HandOver.Adoption adoption) throws ApiException {
         OffsetDateTime stamp = OffsetDateTime.ofInstant(now, ZoneOffset.UTC);
         int durationSeconds = (int) settings.leaseDuration().getSeconds();
         Duration limit = callLimit(now);
         LeaseLock.Observed written = null;
         if (own != null) {
             try {
-                written = lock.update(own, metadata(own.lease().getMetadata(), adopted), next(own, stamp), limit);
+                written = lock.update(own, metadata(own.lease().getMetadata(), adoption), next(own, stamp), limit);
             } catch (ApiException e) {
                 log.debug("sharding: renewing {} over the version we wrote failed ({}); reading it again",
                         settings.memberLeaseName(), LeaseLock.describe(e));
@@ -65,9 +66,9 @@ final class MemberLease {
         if (written == null) {
             LeaseLock.Observed current = lock.get(limit);
             written = current == null
-                    ? lock.create(metadata(new V1ObjectMeta(), adopted),
+                    ? lock.create(metadata(new V1ObjectMeta(), adoption),
                             new LeaseRecord(settings.identity(), durationSeconds, stamp, stamp, 0), limit)
-                    : lock.update(current, metadata(current.lease().getMetadata(), adopted), next(current, stamp),
+                    : lock.update(current, metadata(current.lease().getMetadata(), adoption), next(current, stamp),
                             limit);
         }
         own = written;
@@ -91,10 +92,11 @@ final class MemberLease {
     }
 
     /**
-     * A copy of {@code read} with our group label and adopted epoch (other labels and annotations kept). A copy, so
-     * that a write that fails leaves the Lease as last written as it was: its adoption is what the fence trusts.
+     * A copy of {@code read} with our group label, adopted epoch and claimed slots (other labels and annotations
+     * kept). A copy, so that a write that fails leaves the Lease as last written as it was: its claim is what the
+     * fence trusts.
      */
-    private V1ObjectMeta metadata(V1ObjectMeta read, String adopted) {
+    private V1ObjectMeta metadata(V1ObjectMeta read, HandOver.Adoption adoption) {
         V1ObjectMeta metadata;
         try {
             metadata = V1ObjectMeta.fromJson(read.toJson());
@@ -104,10 +106,12 @@ final class MemberLease {
         metadata.putLabelsItem(ShardCoordinator.GROUP_LABEL, settings.group());
         Map<String, String> annotations = metadata.getAnnotations() == null ? new HashMap<>()
                 : new HashMap<>(metadata.getAnnotations());
-        if (adopted == null) {
+        if (adoption == null) {
             annotations.remove(ShardCoordinator.ADOPTED_EPOCH);
+            annotations.remove(ShardCoordinator.CLAIMED_SLOTS);
         } else {
-            annotations.put(ShardCoordinator.ADOPTED_EPOCH, adopted);
+            annotations.put(ShardCoordinator.ADOPTED_EPOCH, adoption.epochHex());
+            annotations.put(ShardCoordinator.CLAIMED_SLOTS, adoption.claimed().hex());
         }
         return metadata.annotations(annotations.isEmpty() ? null : annotations);
     }

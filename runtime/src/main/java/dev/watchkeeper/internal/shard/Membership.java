@@ -15,28 +15,39 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The other members of a group as this replica sees them, from the last list of the group's member Leases (label
  * {@value ShardCoordinator#GROUP_LABEL}). Another member is live while its Lease (record and adopted epoch) was last
  * <em>seen to change</em> less than its {@code leaseDurationSeconds} ago by this replica's clock (client-go's
- * {@code observedTime}; no other machine's clock is read); a released Lease (no holder) is not a member.
+ * {@code observedTime}; no other machine's clock is read); a released Lease (no holder) is not a member. A live
+ * member's claimed slots are the ones no other replica may activate.
  *
  * <p>Touched by the coordinator's thread only.
  */
 final class Membership {
 
-    /** What this replica last saw of another member's Lease, and when, by its own clock, it last saw it change. */
-    private record Seen(LeaseRecord record, String adoptedEpoch, Instant observedTime) {
+    /**
+     * What this replica last saw of another member's Lease (record, adopted epoch, claimed slots), and when, by its
+     * own clock, it last saw it change.
+     */
+    private record Seen(LeaseRecord record, String adoptedEpoch, Slots claimed, Instant observedTime) {
 
         boolean live(Instant now) {
             return record.isHeld() && observedTime.plusSeconds(record.leaseDurationSeconds()).isAfter(now);
         }
     }
 
+    // sharding's log lines share the coordinator's category
+    private static final Logger log = LoggerFactory.getLogger(ShardCoordinator.class);
+
     private final ApiClient apiClient;
     private final ShardingSettings settings;
     private final Map<String, Seen> seen = new HashMap<>();
+    /** Leases whose claim could not be read, each reported once. */
+    private final Set<String> unreadable = new HashSet<>();
 
     Membership(ApiClient apiClient, ShardingSettings settings) {
         this.apiClient = apiClient;
@@ -56,12 +67,34 @@ final class Membership {
             names.add(name);
             Seen before = seen.get(name);
             String epoch = lease.annotation(ShardCoordinator.ADOPTED_EPOCH);
+            Slots claimed = claimed(name, lease.annotation(ShardCoordinator.CLAIMED_SLOTS));
             if (before == null || !before.record().equals(lease.record())
-                    || !Objects.equals(before.adoptedEpoch(), epoch)) {
-                seen.put(name, new Seen(lease.record(), epoch, now)); // it changed: its holder is alive, by our clock
+                    || !Objects.equals(before.adoptedEpoch(), epoch) || !before.claimed().equals(claimed)) {
+                // it changed: its holder is alive, by our clock
+                seen.put(name, new Seen(lease.record(), epoch, claimed, now));
             }
         }
         seen.keySet().retainAll(names);
+    }
+
+    /**
+     * The slots a member's Lease claims: none without the annotation (it adopted nothing yet, so it has none active);
+     * every slot when the annotation is not slots, since only a claim read right may let another member take one.
+     */
+    private Slots claimed(String lease, String annotation) {
+        if (annotation == null) {
+            return Slots.none();
+        }
+        try {
+            return Slots.fromHex(annotation);
+        } catch (IllegalArgumentException e) {
+            if (!unreadable.contains(lease)) {
+                unreadable.add(lease);
+                log.warn("sharding: the member Lease {} claims slots as '{}', which are not slots; counting it as"
+                        + " claiming every slot until it writes its claim again", lease, annotation);
+            }
+            return Slots.all();
+        }
     }
 
     /** The identities of the live members, this replica's own among them. */
@@ -79,10 +112,10 @@ final class Membership {
                 .min(Instant::compareTo);
     }
 
-    /** Whether every other live member's Lease says it adopted {@code epochHex}. */
-    boolean everyLiveAdopted(String epochHex, Instant now) {
-        return seen.values().stream().filter(member -> member.live(now))
-                .allMatch(member -> epochHex.equals(member.adoptedEpoch()));
+    /** The slots the other live members' Leases claim. */
+    Slots claimedByOthers(Instant now) {
+        return seen.values().stream().filter(member -> member.live(now)).map(Seen::claimed)
+                .reduce(Slots.none(), Slots::union);
     }
 
     /** The other members (held Leases), live or not, for a snapshot; unordered. */

@@ -38,14 +38,16 @@ import org.slf4j.LoggerFactory;
  * <p><b>Membership.</b> Every retry period the replica lists the group's member Leases (label
  * {@value #GROUP_LABEL}; {@code Membership} judges which are live by when this replica saw them change), then
  * creates or renews its own ({@code <group>-<identity>}, {@code MemberLease}: holder, duration, renew time and the
- * epoch it adopted, annotation {@value #ADOPTED_EPOCH}). This replica is live while it renews within its renew
+ * epoch it adopted with the slots that epoch gives it, annotations {@value #ADOPTED_EPOCH} and
+ * {@value #CLAIMED_SLOTS}). This replica is live while it renews within its renew
  * deadline; when it cannot, it narrows every participant to no slot at once and stays {@code LOST} until it renews
  * again, then joins anew.
  *
  * <p><b>Hand-over.</b> When the live members' epoch changes, the replica narrows its participants to what it keeps,
- * adopts the epoch once they drained, and widens to all its new slots only after every live member adopted it
- * ({@code HandOver}, which also carries the argument why no slot is active on two replicas at once). While it waits
- * for the others it reads their Leases every quarter retry period.
+ * adopts the epoch once they drained (its Lease then claims the epoch's slots), and widens to each new slot once no
+ * other live member's Lease claims it ({@code HandOver}, which also carries the argument why no slot is active on
+ * two replicas at once). Right after it writes an adoption it reads the others' Leases again at once, then every
+ * quarter retry period until it has all its slots.
  *
  * <p><b>Close.</b> Narrows every participant to no slot and waits (up to the renew deadline) for them to drain, then
  * releases the member Lease ({@link LeaseRelease}: reads it, clears the holder, retries on 409) so the others
@@ -58,6 +60,9 @@ public final class ShardCoordinator implements AutoCloseable {
 
     /** The annotation in which a member records the epoch it adopted. */
     public static final String ADOPTED_EPOCH = "watchkeeper.dev/adopted-epoch";
+
+    /** The annotation in which a member records the slots its adopted epoch gives it ({@link Slots#hex()}). */
+    public static final String CLAIMED_SLOTS = "watchkeeper.dev/claimed-slots";
 
     private static final Logger log = LoggerFactory.getLogger(ShardCoordinator.class);
 
@@ -156,7 +161,9 @@ public final class ShardCoordinator implements AutoCloseable {
     private void run() {
         try {
             while (!closed) {
-                Duration next = step();
+                Instant started = now();
+                // rounds start a period apart, however long one takes: others' renewals are seen a period late at most
+                Duration next = step().minus(Duration.between(started, now()));
                 synchronized (monitor) {
                     // a drain that completes ends the wait: its adoption is written at once
                     time.await(monitor, next, () -> closed || handOver.drained());
@@ -174,8 +181,9 @@ public final class ShardCoordinator implements AutoCloseable {
 
     /**
      * One round: read the group's Leases, widen or start a hand-over, record a finished drain, renew our Lease.
-     * Returns how long to wait before the next round: a retry period, a quarter of it while this replica adopted an
-     * epoch that not every live member has, and never past the moment another member's Lease expires.
+     * Returns how long to wait before the next round: none right after a new adoption was written, a quarter retry
+     * period while this replica adopted an epoch but waits for slots others still claim, else a retry period; never
+     * past the moment another member's Lease expires.
      */
     Duration step() {
         Instant now = now();
@@ -188,13 +196,17 @@ public final class ShardCoordinator implements AutoCloseable {
                     now);
         }
         handOver.settleDrain();
-        renew(now);
+        String adoptedBefore = lease.writtenAdoption();
+        renew(now()); // stamped as sent: the list before it may have taken a while
         publish();
+        if (!lease.lost() && lease.writtenAdoption() != null && !lease.writtenAdoption().equals(adoptedBefore)) {
+            return Duration.ZERO; // a new claim is written: read at once whether the others released what it gains
+        }
         boolean waiting = !lease.lost() && handOver.awaitingOthers(lease.writtenAdoption());
         Duration wait = waiting ? settings.retryPeriod().dividedBy(4) : settings.retryPeriod();
         // A member that stops renewing is dropped at the round after it expires: wake then, not up to a period later.
         return membership.nextExpiry(now)
-                .map(expiry -> Duration.between(now, expiry).plusMillis(1))
+                .map(expiry -> Duration.between(now, expiry))
                 .filter(untilExpiry -> untilExpiry.compareTo(wait) < 0)
                 .orElse(wait);
     }
@@ -213,7 +225,7 @@ public final class ShardCoordinator implements AutoCloseable {
     /** Creates or renews our Lease with the epoch we adopted; on a failure past the renew deadline, loses. */
     private void renew(Instant now) {
         try {
-            lease.renew(now, handOver.adopted());
+            lease.renew(now, handOver.adoption());
             failing = false;
         } catch (ApiException e) {
             failed("cannot renew its member Lease " + settings.memberLeaseName(), e);

@@ -14,8 +14,8 @@ import java.util.TreeSet;
  * replica that sees the same members computes the same assignment: rendezvous (highest-random-weight) hashing with
  * bounded loads. Member {@code m} bids {@code mix(fnv1a64(m) ^ s)} for slot {@code s} ({@code mix} is splitmix64's
  * finalizer); the bids are taken heaviest first, and a bid wins its slot when the slot is still free and the member
- * holds fewer than {@code ⌈128/N⌉} slots. So shares are equal to one slot (plain rendezvous scatters them: one of two
- * members would hold 77 slots), and a member joining or leaving moves about {@code 1/N} of the space: the slots it
+ * holds fewer than {@code ⌈128/N⌉} slots. So shares are equal to one slot (plain rendezvous scatters them: one of
+ * two members would hold 77 slots), and a member joining or leaving moves about {@code 1/N} of the space: the slots it
  * wins or held, and the few that the changed bound lets change hands.
  *
  * <pre>{@code

@@ -1,6 +1,7 @@
 package dev.watchkeeper.internal.shard;
 
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 
@@ -108,6 +109,27 @@ public record Slots(long low, long high) {
             slot = end;
         }
         return ranges.isEmpty() ? Optional.empty() : Optional.of(new ShardRanges(ranges));
+    }
+
+    /** 32 hex digits, slots 127 to 0 (high then low): how a member Lease records the slots it claims. */
+    public String hex() {
+        return HexFormat.of().toHexDigits(high) + HexFormat.of().toHexDigits(low);
+    }
+
+    /**
+     * The slots {@link #hex()} wrote.
+     *
+     * @throws IllegalArgumentException when {@code hex} is not 32 hex digits
+     */
+    public static Slots fromHex(String hex) {
+        if (hex == null || hex.length() != 32) {
+            throw new IllegalArgumentException("slots are 32 hex digits, not " + hex);
+        }
+        try {
+            return new Slots(HexFormat.fromHexDigitsToLong(hex, 16, 32), HexFormat.fromHexDigitsToLong(hex, 0, 16));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("slots are 32 hex digits, not " + hex, e);
+        }
     }
 
     /** {@code [0-2,64]}: the slots, runs of adjacent ones joined. */

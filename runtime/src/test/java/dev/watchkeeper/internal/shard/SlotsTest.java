@@ -19,6 +19,18 @@ class SlotsTest {
     }
 
     @Test
+    void hexWritesSlotsAsALeaseClaimsThemAndReadsThemBack() {
+        Slots slots = Slots.of(0, 5, 63, 64, 127);
+        assertThat(slots.hex()).hasSize(32).startsWith("8000000000000001").endsWith("8000000000000021");
+        assertThat(Slots.fromHex(slots.hex())).isEqualTo(slots);
+        assertThat(Slots.fromHex(Slots.all().hex())).isEqualTo(Slots.all());
+        assertThat(Slots.fromHex(Slots.none().hex())).isEqualTo(Slots.none());
+        assertThatThrownBy(() -> Slots.fromHex("abc")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("32 hex digits");
+        assertThatThrownBy(() -> Slots.fromHex("zz" + "0".repeat(30))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void adjacentSlotsMakeOneRangeAndTheLastRunsToTheTopOfTheSpace() {
         ShardRanges ranges = Slots.of(0, 1, 2, 64, 126, 127).ranges().orElseThrow();
 

@@ -127,6 +127,35 @@ class ShardCoordinatorTest {
     }
 
     /**
+     * The fence holds back a slot only while another live member claims it: when one replica crashes and another has
+     * not yet drained for the new epoch, the third still takes the crashed one's slots it is assigned at once, and
+     * waits only for the slots the slow one still claims.
+     */
+    @Test
+    void aCrashedReplicasSlotsAreTakenOverWithoutWaitingForASlowThirdToAdopt() {
+        Replica a = join("replica-a");
+        Replica b = join("replica-b");
+        Replica c = join("replica-c");
+        runUntil(this::converged, LEASE);
+        run(RETRY.multipliedBy(2));
+        Slots crashed = c.participant.active;
+        Slots slowHeld = b.participant.active;
+
+        b.participant.hold = true; // b's next narrow does not complete: it never adopts the next epoch
+        Instant lastRenewal = lease("replica-c").getSpec().getRenewTime().toInstant();
+        c.kill();
+        Slots taken = SlotAssignment.of(List.of("replica-a", "replica-b")).slotsOf("replica-a").intersection(crashed)
+                .minus(slowHeld);
+        runUntil(() -> a.participant.active.intersection(taken).equals(taken), LEASE.plus(RETRY.multipliedBy(2)));
+
+        assertThat(Duration.between(lastRenewal, time.now())).isLessThanOrEqualTo(LEASE.plus(RETRY));
+        assertThat(taken).isNotEqualTo(Slots.none());
+        assertThat(lease("replica-b").getMetadata().getAnnotations().get(ShardCoordinator.ADOPTED_EPOCH))
+                .isNotEqualTo(a.snapshot().epoch());
+        assertThat(a.participant.active).isEqualTo(a.participant.assigned.minus(slowHeld));
+    }
+
+    /**
      * A replica cut off the API server goes on running: it stops reconciling at its renew deadline, before the others
      * count it expired (a lease duration after they last saw its Lease change) and take its slots.
      */

@@ -34,12 +34,11 @@ abstract class ReplicaSetScenarios {
     /**
      * From a killed replica's last renewal until the others have its slots active, in real time: the others see that
      * renewal at their next read, up to a retry period later, and count it expired a lease duration after that (by
-     * their own clock); they notice at a round, and rounds start a retry period after the previous one ended, so
-     * up to a retry period later again; then they exchange adoptions, reading every quarter retry period. Plus the
-     * test's own polling (20 ms) on two busy cores.
+     * their own clock), waking for that moment; nobody else claims the slots it held, so they take them at that round
+     * (ShardCoordinatorTest proves lease duration + retry period in virtual time). Plus 250 ms for the calls of that
+     * round and the test's own polling (20 ms) on two busy cores.
      */
-    private static final Duration FAILOVER_BOUND = ReplicaSet.LEASE.plus(ReplicaSet.RETRY.multipliedBy(2))
-            .plus(ReplicaSet.RETRY.dividedBy(4)).plusMillis(250);
+    private static final Duration FAILOVER_BOUND = ReplicaSet.LEASE.plus(ReplicaSet.RETRY).plusMillis(250);
 
     private ReplicaSet set;
     private Churn churn;
