@@ -98,6 +98,11 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
                 : settings.withBackOff(reconcileBackOff(reconcilerName, o.backoff()));
     }
 
+    @Override
+    public boolean sharded(String reconcilerName) {
+        return overrides.sharded(reconcilerName, properties.sharding().enabled());
+    }
+
     /** The per-object curve; the reset timer and max elapsed time of watchers do not apply to it. */
     BackOffSettings reconcileBackOff(String reconcilerName, BackoffOverrides own) {
         WatchkeeperProperties.ReconcileBackoff global = properties.reconcile().backoff();

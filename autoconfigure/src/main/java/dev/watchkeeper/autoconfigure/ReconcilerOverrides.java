@@ -70,6 +70,23 @@ final class ReconcilerOverrides implements NamespaceOverrides {
         return own != null ? own : annotated != null ? annotated : global;
     }
 
+    /**
+     * Whether the reconciler is sharded: {@code watchkeeper.reconcilers.<name>.sharding.enabled}, else
+     * {@code global} ({@code watchkeeper.sharding.enabled}).
+     */
+    boolean sharded(String reconcilerName, boolean global) {
+        WatchkeeperProperties.ReconcilerSharding own = own(reconcilerName).sharding();
+        return own != null && own.enabled() != null ? own.enabled() : global;
+    }
+
+    /** The reconcilers whose own properties turn sharding on, sorted. */
+    List<String> shardedByOwnProperty() {
+        return reconcilers.entrySet().stream()
+                .filter(entry -> entry.getValue().sharding() != null
+                        && Boolean.TRUE.equals(entry.getValue().sharding().enabled()))
+                .map(Map.Entry::getKey).sorted().toList();
+    }
+
     /** The reconciler's properties; {@code null} (settings checked before any reconciler is known) has none. */
     private ReconcilerProperties own(String reconcilerName) {
         return reconcilerName == null ? ReconcilerProperties.NONE

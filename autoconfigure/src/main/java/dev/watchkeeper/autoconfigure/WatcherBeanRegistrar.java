@@ -58,6 +58,7 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
     private Environment environment;
     /** Made on first use, once the environment is set. */
     private ParsedReconcilers reconcilers;
+    private ReconcilerOverrides overrides;
 
     @Override
     public void setEnvironment(Environment environment) {
@@ -77,8 +78,7 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
             registerProperty(registry, beanFactory, declared);
         }
         ParsedReconcilers reconcilers = reconcilers();
-        // A sharded reconciler's watchers hold only this replica's share: they are the registry's, not beans to inject.
-        boolean sharded = environment.getProperty("watchkeeper.sharding.enabled", Boolean.class, false);
+        boolean shardedByDefault = environment.getProperty("watchkeeper.sharding.enabled", Boolean.class, false);
         for (String beanName : existing) {
             Class<?> type = typeOf(beanFactory, beanName);
             if (type == null) {
@@ -86,10 +86,12 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
             }
             if (WatcherDeclaration.class.isAssignableFrom(type)) {
                 registerDefinition(registry, beanFactory, beanName);
-            } else if (sharded) {
-                reconcilers.parse(beanName, type); // parsed here all the same, once, for the post-processor
             } else {
                 for (ParsedReconciler reconciler : reconcilers.parse(beanName, type)) {
+                    if (overrides().sharded(reconciler.name(), shardedByDefault)) {
+                        // its watchers hold only this replica's share: they are the registry's, not beans to inject
+                        continue;
+                    }
                     for (WatcherDeclaration<?> declaration : reconciler.watchers()) {
                         String name = declaration.effectiveName();
                         if (!registry.containsBeanDefinition(WATCHER_BEAN_PREFIX + name)) {
@@ -108,10 +110,16 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
      */
     public ParsedReconcilers reconcilers() {
         if (reconcilers == null) {
-            reconcilers = new ParsedReconcilers(environment::resolvePlaceholders,
-                    ReconcilerOverrides.bind(environment));
+            reconcilers = new ParsedReconcilers(environment::resolvePlaceholders, overrides());
         }
         return reconcilers;
+    }
+
+    private ReconcilerOverrides overrides() {
+        if (overrides == null) {
+            overrides = ReconcilerOverrides.bind(environment);
+        }
+        return overrides;
     }
 
     @Override

@@ -266,16 +266,28 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      *                     {@code namespaces}: one watcher per namespace for the primary and for each secondary
      *                     (named {@code <plural>@<namespace>}), each with its own backoff and state
      * @param rateLimit    Rate limit overrides
+     * @param sharding     Whether this reconciler is sharded, overriding {@code watchkeeper.sharding.enabled}
      */
     public record ReconcilerProperties(Integer concurrency, BackoffOverrides backoff, Duration resyncPeriod,
-            Duration debounce, Boolean shutdownDrain, Set<String> namespaces, RateLimitOverrides rateLimit) {
+            Duration debounce, Boolean shutdownDrain, Set<String> namespaces, RateLimitOverrides rateLimit,
+            ReconcilerSharding sharding) {
 
         /** No overrides. */
-        static final ReconcilerProperties NONE = new ReconcilerProperties(null, null, null, null, null, null, null);
+        static final ReconcilerProperties NONE = new ReconcilerProperties(null, null, null, null, null, null, null,
+                null);
 
         public ReconcilerProperties {
             namespaces = namespaces == null ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(namespaces));
         }
+    }
+
+    /**
+     * Sharding of one reconciler.
+     *
+     * @param enabled Whether this reconciler reconciles only this replica's share of its objects (the member Leases'
+     *                settings are {@code watchkeeper.sharding.*}'s); unset = {@code watchkeeper.sharding.enabled}
+     */
+    public record ReconcilerSharding(Boolean enabled) {
     }
 
     /**

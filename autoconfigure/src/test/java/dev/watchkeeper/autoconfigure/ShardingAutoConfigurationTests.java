@@ -3,11 +3,15 @@ package dev.watchkeeper.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
 import dev.watchkeeper.internal.shard.ShardCoordinator;
+import dev.watchkeeper.registry.WatchkeeperState;
 import dev.watchkeeper.shard.ShardingSettings;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Secret;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -26,7 +30,10 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** {@code watchkeeper.sharding.*}: off by default, defaults, binding, validation, exclusivity, endpoint, metrics. */
+/**
+ * {@code watchkeeper.sharding.*} and {@code watchkeeper.reconcilers.<name>.sharding.enabled}: off by default, defaults,
+ * binding, validation, per reconciler, exclusivity, endpoint, metrics.
+ */
 @ExtendWith(OutputCaptureExtension.class)
 class ShardingAutoConfigurationTests {
 
@@ -111,6 +118,58 @@ class ShardingAutoConfigurationTests {
         assertThat(output).contains("APPLICATION FAILED TO START", "Property: watchkeeper.sharding.enabled",
                 "Value: \"true\"",
                 "Reason: cannot be combined with watchkeeper.leader-election.enabled=true; choose one");
+    }
+
+    @Test
+    void oneReconcilersOwnPropertyShardsItAloneAndItsWatchersAreNoBeans() {
+        runner.withBean("generators", TwoReconcilers.class)
+                .withPropertyValues("watchkeeper.reconcilers.big.sharding.enabled=true").run(context -> {
+                    assertThat(context).hasSingleBean(ShardCoordinator.class);
+                    WatchkeeperState state = context.getBean(WatchkeeperState.class);
+                    assertThat(state.reconcilerSnapshot("big").orElseThrow().shard()).isNotNull();
+                    assertThat(state.reconcilerSnapshot("small").orElseThrow().shard()).isNull();
+                    assertThat(context).hasBean(WatcherBeanRegistrar.WATCHER_BEAN_PREFIX + "secrets@all")
+                            .doesNotHaveBean(WatcherBeanRegistrar.WATCHER_BEAN_PREFIX + "configmaps@all");
+                });
+    }
+
+    @Test
+    void aReconcilerMayOptOutOfShardingEnabledForAll() {
+        runner.withBean("generators", TwoReconcilers.class).withPropertyValues("watchkeeper.sharding.enabled=true",
+                "watchkeeper.reconcilers.small.sharding.enabled=false").run(context -> {
+                    WatchkeeperState state = context.getBean(WatchkeeperState.class);
+                    assertThat(state.reconcilerSnapshot("big").orElseThrow().shard()).isNotNull();
+                    assertThat(state.reconcilerSnapshot("small").orElseThrow().shard()).isNull();
+                    assertThat(context).hasBean(WatcherBeanRegistrar.WATCHER_BEAN_PREFIX + "secrets@all");
+                });
+    }
+
+    @Test
+    void noReconcilerShardedMeansNoCoordinator() {
+        runner.withBean("generators", TwoReconcilers.class)
+                .withPropertyValues("watchkeeper.reconcilers.big.sharding.enabled=false")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(ShardCoordinator.class));
+    }
+
+    @Test
+    void leaderElectionWithOneShardedReconcilerNamesItsProperty() {
+        runner.withBean("generators", TwoReconcilers.class).withPropertyValues(
+                "watchkeeper.leader-election.enabled=true", "watchkeeper.reconcilers.big.sharding.enabled=true")
+                .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+                        .isInstanceOf(WatchkeeperPropertyException.class)
+                        .hasMessageContaining("watchkeeper.reconcilers.big.sharding.enabled")
+                        .hasMessageContaining("cannot be combined with watchkeeper.leader-election.enabled=true"));
+    }
+
+    /** Two reconcilers, a bean of its own class so the watcher registrar sees the annotations before beans exist. */
+    static class TwoReconcilers {
+        @Reconciler(name = "big")
+        void reconcileConfigMap(V1ConfigMap configMap) {
+        }
+
+        @Reconciler(name = "small")
+        void reconcileSecret(V1Secret secret) {
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -50,6 +50,14 @@ public interface WatchkeeperSettings {
                 .withDebounce(annotationDebounce == null ? Duration.ZERO : annotationDebounce);
     }
 
+    /**
+     * Whether the reconciler {@code reconcilerName} reconciles only this replica's share of its objects, when the
+     * registry runs a shard coordinator; default every reconciler does.
+     */
+    default boolean sharded(String reconcilerName) {
+        return true;
+    }
+
     /** Every default. */
     static WatchkeeperSettings defaults() {
         return Defaults.INSTANCE;

@@ -96,8 +96,8 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
 
     /**
      * A registry with its own watcher factory and, unless {@code null}, either leader election or sharding: with a
-     * {@code coordinator} every reconciler is sharded and added to it as a participant, and the registry starts and
-     * closes it.
+     * {@code coordinator} every reconciler the settings call {@link WatchkeeperSettings#sharded sharded} (by default
+     * all) is added to it as a participant, and the registry starts and closes it.
      */
     public WatchkeeperRegistry(RegistryServices services, WatcherFactory watcherFactory, LeaderElector elector,
             ShardCoordinator coordinator) {
@@ -221,7 +221,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
             ReconcilerDeclaration<T> declaration) {
         String name = declaration.name();
         table.claim(name, "reconciler " + name + " (" + declaration.source() + ")");
-        boolean sharded = coordinator != null;
+        boolean sharded = coordinator != null && services.settings().sharded(name);
         if (sharded && running) {
             throw new IllegalStateException("reconciler " + name + " comes after the shard coordinator started; a"
                     + " sharded reconciler must be registered before the registry starts");
