@@ -2,7 +2,6 @@ package dev.watchkeeper.internal.shard;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
@@ -11,12 +10,10 @@ import java.util.TreeSet;
 
 /**
  * Which member owns each of the {@value Slots#COUNT} slots, as a pure function of the set of live members, so every
- * replica that sees the same members computes the same assignment: rendezvous (highest-random-weight) hashing with
- * bounded loads. Member {@code m} bids {@code mix(fnv1a64(m) ^ s)} for slot {@code s} ({@code mix} is splitmix64's
- * finalizer); the bids are taken heaviest first, and a bid wins its slot when the slot is still free and the member
- * holds fewer than {@code ⌈128/N⌉} slots. So shares are equal to one slot (plain rendezvous scatters them: one of
- * two members would hold 77 slots), and a member joining or leaving moves about {@code 1/N} of the space: the slots it
- * wins or held, and the few that the changed bound lets change hands.
+ * replica that sees the same members computes the same assignment: rendezvous (highest-random-weight) hashing. Slot
+ * {@code s} goes to the member with the largest {@code mix(fnv1a64(identity) ^ s)} (ties to the smaller identity),
+ * where {@code mix} is splitmix64's finalizer. Shares come out even (the slots of a member are independent draws), and
+ * one member joining or leaving moves only the slots it wins or held, about {@code 1/N} of the space.
  *
  * <pre>{@code
  * SlotAssignment assignment = SlotAssignment.of(List.of("pod-a", "pod-b"));
@@ -38,36 +35,24 @@ public record SlotAssignment(List<String> members, long epoch, List<String> owne
     /** The assignment of every slot over {@code members} (duplicates count once). */
     public static SlotAssignment of(Collection<String> members) {
         List<String> sorted = List.copyOf(new TreeSet<>(members));
-        String[] owners = new String[Slots.COUNT];
+        List<String> owners = new ArrayList<>(Slots.COUNT);
         if (!sorted.isEmpty()) {
-            int capacity = (Slots.COUNT + sorted.size() - 1) / sorted.size();
-            int[] held = new int[sorted.size()];
-            for (Bid bid : bids(sorted)) {
-                if (owners[bid.slot()] == null && held[bid.member()] < capacity) {
-                    owners[bid.slot()] = sorted.get(bid.member());
-                    held[bid.member()]++;
-                }
-            }
-        }
-        return new SlotAssignment(sorted, epochOf(sorted), sorted.isEmpty() ? List.of() : List.of(owners));
-    }
-
-    /** One member's weight for one slot; {@code member} indexes the sorted identities. */
-    private record Bid(long weight, int member, int slot) {
-    }
-
-    /** Every member's bid for every slot, the heaviest first (unsigned), ties to the smaller identity, then slot. */
-    private static List<Bid> bids(List<String> sorted) {
-        List<Bid> bids = new ArrayList<>(sorted.size() * Slots.COUNT);
-        for (int member = 0; member < sorted.size(); member++) {
-            long seed = UidHash.of(sorted.get(member));
+            long[] seeds = sorted.stream().mapToLong(UidHash::of).toArray();
             for (int slot = 0; slot < Slots.COUNT; slot++) {
-                bids.add(new Bid(mix(seed ^ slot), member, slot));
+                int best = 0;
+                long bestWeight = mix(seeds[0] ^ slot);
+                for (int i = 1; i < seeds.length; i++) {
+                    long weight = mix(seeds[i] ^ slot);
+                    // sorted order and a strict comparison: a tie goes to the smaller identity
+                    if (Long.compareUnsigned(weight, bestWeight) > 0) {
+                        best = i;
+                        bestWeight = weight;
+                    }
+                }
+                owners.add(sorted.get(best));
             }
         }
-        bids.sort(Comparator.comparing(Bid::weight, Long::compareUnsigned).reversed()
-                .thenComparingInt(Bid::member).thenComparingInt(Bid::slot));
-        return bids;
+        return new SlotAssignment(sorted, epochOf(sorted), owners);
     }
 
     /** The slots {@code member} owns; none when it is not a member. */

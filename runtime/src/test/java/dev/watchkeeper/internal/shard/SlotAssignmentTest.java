@@ -45,25 +45,29 @@ class SlotAssignmentTest {
     }
 
     @Test
-    void noMemberHoldsMoreThanItsEvenShareRoundedUp() {
-        for (int n = 1; n <= 16; n++) {
-            int high = (Slots.COUNT + n - 1) / n;
-            SlotAssignment assignment = SlotAssignment.of(replicas(n));
-            for (String member : replicas(n)) {
-                assertThat(assignment.slotsOf(member).size()).as("share of %s among %d", member, n)
-                        .isPositive().isLessThanOrEqualTo(high);
+    void aJoinMovesOnlySlotsToTheNewMemberAndALeaveOnlySlotsOfTheMemberThatLeft() {
+        for (int n = 2; n <= 16; n++) {
+            SlotAssignment before = SlotAssignment.of(replicas(n - 1));
+            SlotAssignment after = SlotAssignment.of(replicas(n));
+            String joiner = "replica-" + (n - 1);
+            for (int slot = 0; slot < Slots.COUNT; slot++) {
+                String was = before.owners().get(slot);
+                String is = after.owners().get(slot);
+                assertThat(is).as("slot %d with %d members", slot, n).isIn(was, joiner);
             }
         }
     }
 
     /**
      * The figures of docs/sharding.md: for N members {@code replica-0..N-1}, the share of the space that moves when
-     * {@code replica-N-1} joins N−1 and when it leaves again, against the ideal 1/N; then the most that moves when
-     * any one member leaves.
+     * {@code replica-N-1} joins N−1 and when it leaves again, against the ideal 1/N; then the largest that moves
+     * when any one member leaves, which is the largest share a member holds (only the leaver's slots move). Shares
+     * of 128 slots scatter by about {@code sqrt(128·p·(1−p))} slots: with two members one holds 77 slots (0.602), so
+     * the worst leave of two is held to the share bound, 1/N + 0.15, not to 1/N + 0.10.
      */
     @Test
-    void joinsAndLeavesMoveAboutOneNth() {
-        System.out.println(" N   ideal   join   leave  leave(any, max)");
+    void joinsAndLeavesMoveAboutOneNthAndSharesStayEven() {
+        System.out.println(" N   ideal   join   leave  leave(any, max) = share(max)");
         for (int n = 2; n <= 16; n++) {
             double ideal = 1.0 / n;
             SlotAssignment all = SlotAssignment.of(replicas(n));
@@ -75,12 +79,13 @@ class SlotAssignmentTest {
                 rest.remove(leaver);
                 anyLeave = Math.max(anyLeave, moved(all, SlotAssignment.of(rest)));
             }
+            double share = all.slots().values().stream().mapToDouble(Slots::fraction).max().orElseThrow();
             System.out.printf("%2d  %.3f  %.3f  %.3f  %.3f%n", n, ideal, join, leave, anyLeave);
 
             assertThat(join).as("moved on a join to %d", n).isLessThanOrEqualTo(ideal + 0.10);
             assertThat(leave).as("moved on a leave from %d", n).isLessThanOrEqualTo(ideal + 0.10);
-            assertThat(anyLeave).as("moved on any leave from %d", n).isGreaterThanOrEqualTo(ideal)
-                    .isLessThanOrEqualTo(ideal + 0.10);
+            assertThat(anyLeave).isEqualTo(share).isGreaterThanOrEqualTo(ideal);
+            assertThat(share).as("largest share of %d", n).isLessThanOrEqualTo(ideal + 0.15);
         }
     }
 
