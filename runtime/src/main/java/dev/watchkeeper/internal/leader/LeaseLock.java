@@ -4,9 +4,12 @@ import io.kubernetes.client.openapi.ApiCallback;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.models.V1DeleteOptions;
 import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1LeaseList;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Preconditions;
+import io.kubernetes.client.openapi.models.V1Status;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -89,6 +92,20 @@ public final class LeaseLock {
                 .spec(record.toSpec());
         return observed(call(limit,
                 callback -> api.replaceNamespacedLease(name, namespace, lease).executeAsync(callback)));
+    }
+
+    /**
+     * Deletes the Lease {@code current} shows, only if it is still that version (a precondition on its uid and
+     * resourceVersion); 409 when it changed since, 404 when it is gone.
+     */
+    public static void delete(ApiClient client, Observed current, Duration limit) throws ApiException {
+        CoordinationV1Api api = new CoordinationV1Api(client);
+        V1ObjectMeta metadata = current.lease().getMetadata();
+        V1DeleteOptions options = new V1DeleteOptions().preconditions(
+                new V1Preconditions().uid(metadata.getUid()).resourceVersion(metadata.getResourceVersion()));
+        LeaseLock.<V1Status>call(limit, callback -> api.deleteNamespacedLease(metadata.getName(),
+                metadata.getNamespace()).body(options)
+                .executeAsync(callback));
     }
 
     /** The Leases of {@code namespace} that match {@code labelSelector}, in one unpaged, consistent list. */

@@ -32,6 +32,7 @@ final class MemberLease {
     // sharding's log lines share the coordinator's category
     private static final Logger log = LoggerFactory.getLogger(ShardCoordinator.class);
 
+    private final ApiClient apiClient;
     private final ShardingSettings settings;
     private final LeaseLock lock;
     private final LeaseRelease leaseRelease;
@@ -41,6 +42,7 @@ final class MemberLease {
     private boolean lost;
 
     MemberLease(ApiClient apiClient, ShardingSettings settings, TimeSource time) {
+        this.apiClient = apiClient;
         this.settings = settings;
         this.lock = new LeaseLock(apiClient, settings.namespace(), settings.memberLeaseName());
         this.leaseRelease = new LeaseRelease(lock, settings.identity(), time, settings.retryPeriod());
@@ -165,12 +167,22 @@ final class MemberLease {
         return own == null ? null : own.annotation(ShardCoordinator.ADOPTED_EPOCH);
     }
 
-    /** Releases the Lease ({@link LeaseRelease}) within a renew deadline, so the others rebalance at once. */
+    /**
+     * Releases the Lease ({@link LeaseRelease}) within a renew deadline, so the others rebalance at once, then deletes
+     * it: identities change with every rollout, and a Lease left behind for each would pile up.
+     */
     void release() {
         LeaseRelease.Outcome outcome = leaseRelease.release(settings.renewDeadline());
         if (outcome instanceof LeaseRelease.Released released) {
             own = released.lease();
-            log.info("sharding: {} released its member Lease {}", settings.identity(), settings.memberLeaseName());
+            try {
+                LeaseLock.delete(apiClient, own, settings.renewDeadline());
+                log.info("sharding: {} released and deleted its member Lease {}", settings.identity(),
+                        settings.memberLeaseName());
+            } catch (ApiException e) {
+                log.info("sharding: {} released its member Lease {}; deleting it failed ({}), the others delete it",
+                        settings.identity(), settings.memberLeaseName(), LeaseLock.describe(e));
+            }
         } else if (outcome instanceof LeaseRelease.Failed failed) {
             log.warn("sharding: {} could not release its member Lease {} after {} attempt(s) ({}); the others "
                     + "rebalance once it expires", settings.identity(), settings.memberLeaseName(), failed.attempts(),

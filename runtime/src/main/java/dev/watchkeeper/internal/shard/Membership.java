@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -33,7 +34,8 @@ final class Membership {
      * What this replica last saw of another member's Lease (record, adopted epoch, claimed slots), and when, by its
      * own clock, it last saw it change.
      */
-    private record Seen(LeaseRecord record, String adoptedEpoch, Slots claimed, Instant observedTime) {
+    private record Seen(LeaseLock.Observed lease, LeaseRecord record, String adoptedEpoch, Slots claimed,
+            Instant observedTime) {
 
         boolean live(Instant now) {
             return record.isHeld() && observedTime.plusSeconds(record.leaseDurationSeconds()).isAfter(now);
@@ -48,6 +50,8 @@ final class Membership {
     private final Map<String, Seen> seen = new HashMap<>();
     /** Leases whose claim could not be read, each reported once. */
     private final Set<String> unreadable = new HashSet<>();
+    /** Leases left behind that could not be deleted, each reported once. */
+    private final Set<String> undeletable = new HashSet<>();
 
     Membership(ApiClient apiClient, ShardingSettings settings) {
         this.apiClient = apiClient;
@@ -71,7 +75,7 @@ final class Membership {
             if (before == null || !before.record().equals(lease.record())
                     || !Objects.equals(before.adoptedEpoch(), epoch) || !before.claimed().equals(claimed)) {
                 // it changed: its holder is alive, by our clock
-                seen.put(name, new Seen(lease.record(), epoch, claimed, now));
+                seen.put(name, new Seen(lease, lease.record(), epoch, claimed, now));
             }
         }
         seen.keySet().retainAll(names);
@@ -94,6 +98,35 @@ final class Membership {
                         + " claiming every slot until it writes its claim again", lease, annotation);
             }
             return Slots.all();
+        }
+    }
+
+    /**
+     * Deletes the Leases of members that left: released ones, and expired ones (unchanged for their lease duration by
+     * our clock), each only if still the version we saw. Identities change with every rollout; without this a Lease
+     * per replica ever run would pile up. A member that comes back creates its Lease anew, claiming nothing.
+     */
+    void deleteLeftBehind(Instant now, Duration limit) {
+        for (Iterator<Map.Entry<String, Seen>> entries = seen.entrySet().iterator(); entries.hasNext(); ) {
+            Map.Entry<String, Seen> entry = entries.next();
+            Seen member = entry.getValue();
+            if (member.live(now)) {
+                continue;
+            }
+            try {
+                LeaseLock.delete(apiClient, member.lease(), limit);
+                entries.remove();
+                log.info("sharding: deleted the member Lease {} of {}, which {}", entry.getKey(),
+                        member.record().holder(), member.record().isHeld() ? "expired" : "was released");
+            } catch (ApiException e) {
+                if (e.getCode() == 404 || e.getCode() == 409) {
+                    entries.remove(); // gone or renewed since: the next read sees which
+                } else if (undeletable.add(entry.getKey())) {
+                    log.warn("sharding: cannot delete the member Lease {}, which {}: {}; it stays (harmless, not a "
+                            + "member) until a replica may delete leases", entry.getKey(),
+                            member.record().isHeld() ? "expired" : "was released", LeaseLock.describe(e));
+                }
+            }
         }
     }
 

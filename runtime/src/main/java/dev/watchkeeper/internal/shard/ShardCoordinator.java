@@ -51,7 +51,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Close.</b> Narrows every participant to no slot and waits (up to the renew deadline) for them to drain, then
  * releases the member Lease ({@link LeaseRelease}: reads it, clears the holder, retries on 409) so the others
- * rebalance at their next read instead of after a lease duration.
+ * rebalance at their next read instead of after a lease duration, and deletes it. Live members delete the Leases of
+ * members that expired or were released (each only if unchanged since they saw it), so Leases of replicas long gone
+ * do not pile up.
  */
 public final class ShardCoordinator implements AutoCloseable {
 
@@ -180,7 +182,8 @@ public final class ShardCoordinator implements AutoCloseable {
     }
 
     /**
-     * One round: read the group's Leases, widen or start a hand-over, record a finished drain, renew our Lease.
+     * One round: read the group's Leases, widen or start a hand-over, record a finished drain, renew our Lease, delete
+     * the Leases of members that left.
      * Returns how long to wait before the next round: none right after a new adoption was written, a quarter retry
      * period while this replica adopted an epoch but waits for slots others still claim, else a retry period; never
      * past the moment another member's Lease expires.
@@ -198,6 +201,9 @@ public final class ShardCoordinator implements AutoCloseable {
         handOver.settleDrain();
         String adoptedBefore = lease.writtenAdoption();
         renew(now()); // stamped as sent: the list before it may have taken a while
+        if (read && !lease.lost()) {
+            membership.deleteLeftBehind(now, lease.callLimit(now())); // after the round's own work: it is tidying
+        }
         publish();
         if (!lease.lost() && lease.writtenAdoption() != null && !lease.writtenAdoption().equals(adoptedBefore)) {
             return Duration.ZERO; // a new claim is written: read at once whether the others released what it gains

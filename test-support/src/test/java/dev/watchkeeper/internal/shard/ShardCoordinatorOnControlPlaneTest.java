@@ -1,6 +1,7 @@
 package dev.watchkeeper.internal.shard;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.shard.ShardingSettings;
@@ -8,6 +9,7 @@ import dev.watchkeeper.shard.ShardingSnapshot.Phase;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import dev.watchkeeper.test.controlplane.RealKubeApi;
 import dev.watchkeeper.test.controlplane.TestNamespace;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.models.V1Lease;
 import java.time.Duration;
@@ -44,11 +46,16 @@ class ShardCoordinatorOnControlPlaneTest {
             assertThat(a.active).isEqualTo(both.slotsOf("replica-a"));
             assertThat(b.active).isEqualTo(both.slotsOf("replica-b"));
 
-            second.close();
-            V1Lease released = new CoordinationV1Api(plane.apiClient())
+            V1Lease held = new CoordinationV1Api(plane.apiClient())
                     .readNamespacedLease(second.settings().memberLeaseName(), namespace.name()).execute();
-            assertThat(released.getSpec().getHolderIdentity()).isNull();
-            assertThat(released.getMetadata().getLabels()).containsEntry(ShardCoordinator.GROUP_LABEL, "app");
+            assertThat(held.getMetadata().getLabels()).containsEntry(ShardCoordinator.GROUP_LABEL, "app");
+            assertThat(held.getMetadata().getAnnotations()).containsEntry(ShardCoordinator.CLAIMED_SLOTS,
+                    both.slotsOf("replica-b").hex());
+            second.close();
+            assertThatThrownBy(() -> new CoordinationV1Api(plane.apiClient())
+                    .readNamespacedLease(second.settings().memberLeaseName(), namespace.name()).execute())
+                    .as("a closed replica releases and deletes its member Lease")
+                    .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getCode()).isEqualTo(404));
             await().atMost(WAIT).until(() -> a.active.equals(Slots.all()));
         } catch (Exception e) {
             throw new AssertionError(e);

@@ -124,6 +124,9 @@ class ShardCoordinatorTest {
         assertThat(a.participant.active.union(b.participant.active)).isEqualTo(Slots.all());
         assertThat(a.snapshot().members()).filteredOn(ShardingSnapshot.Member::live)
                 .extracting(ShardingSnapshot.Member::identity).containsExactly("replica-a", "replica-b");
+        run(RETRY);
+        assertThat(leaseExists("replica-c")).as("the others delete the Lease of a member that expired").isFalse();
+        assertThat(leaseExists("replica-a")).isTrue();
     }
 
     /**
@@ -189,7 +192,7 @@ class ShardCoordinatorTest {
 
         c.close();
         assertThat(c.participant.active).isEqualTo(Slots.none());
-        assertThat(lease("replica-c").getSpec().getHolderIdentity()).isNull();
+        assertThat(leaseExists("replica-c")).as("a closed replica deletes its released Lease").isFalse();
         Instant closed = time.now();
         runUntil(this::converged, LEASE);
 
@@ -403,6 +406,18 @@ class ShardCoordinatorTest {
             union = union.union(replica.participant.active);
         }
         return union.equals(Slots.all());
+    }
+
+    private boolean leaseExists(String identity) {
+        try {
+            lease(identity);
+            return true;
+        } catch (AssertionError e) {
+            if (e.getCause() instanceof ApiException api && api.getCode() == 404) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     private V1Lease lease(String identity) {

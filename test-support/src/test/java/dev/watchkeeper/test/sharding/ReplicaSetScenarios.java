@@ -82,6 +82,7 @@ abstract class ReplicaSetScenarios {
 
         Replica killed = set.all().get(2);
         killed.kill();
+        Instant lastRenewal = lastRenewal(killed); // read now: the others delete its Lease once it expired
         List<Replica> others = set.live();
         await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> others.stream()
                 .allMatch(replica -> replica.snapshot().members().stream()
@@ -89,7 +90,6 @@ abstract class ReplicaSetScenarios {
         Instant expired = Instant.now();
         await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> ReplicaSet.coverEachSlotOnce(others));
         Instant covered = Instant.now();
-        Instant lastRenewal = lastRenewal(killed);
         Duration failover = Duration.between(lastRenewal, covered);
 
         churn.finish();
