@@ -3,6 +3,7 @@ package dev.watchkeeper.reconcile;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
 import io.kubernetes.client.openapi.ApiException;
+import java.util.List;
 import java.util.function.Consumer;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
@@ -14,7 +15,7 @@ import io.kubernetes.client.openapi.ApiClient;
  * <pre>{@code
  * @Reconciler(owns = V1ConfigMap.class)
  * ReconcileResult reconcile(ConfigMapGenerator generator, ReconcileContext context) {
- *     List<V1ConfigMap> owned = context.store(V1ConfigMap.class).listInNamespace(context.key().namespace());
+ *     List<V1ConfigMap> owned = context.owned(V1ConfigMap.class);
  *     ...
  * }
  * }</pre>
@@ -36,6 +37,15 @@ public interface ReconcileContext {
      * @throws IllegalArgumentException when the reconciler watches no such type
      */
     <S extends KubernetesObject> Store<S> store(Class<S> type);
+
+    /**
+     * The cached objects of {@code type} the reconciled object controls (their ownerReference with
+     * {@code controller: true} has its uid), ordered by namespace and name: read from the owner index of
+     * {@link #store(Class) store(type)}, so it costs what it returns, not what the store holds.
+     *
+     * @throws IllegalArgumentException when the reconciler watches no such type
+     */
+    <S extends KubernetesObject> List<S> owned(Class<S> type);
 
     /**
      * Records a Kubernetes Event about the reconciled object ({@code type} {@code Normal} or {@code Warning}).

@@ -2,18 +2,21 @@ package dev.watchkeeper.registry;
 
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.store.Indexer;
 import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
- * A watcher asked for: resource, scope and optionally a name, watch options and backoff. Declarations that come to
- * the same identity (resource, scope, selectors, watch options and backoff) share one watcher (docs/semantics.md
- * §11). Options and backoff left {@code null} come from the settings of the watcher's name. Immutable; each method
- * returns a new declaration.
+ * A watcher asked for: resource, scope and optionally a name, watch options, backoff and custom indexes of its
+ * store. Declarations that come to the same identity (resource, scope, selectors, watch options and backoff) share
+ * one watcher (docs/semantics.md §11), whose store keeps the indexes of all of them. Options and backoff left
+ * {@code null} come from the settings of the watcher's name. Immutable; each method returns a new declaration.
  *
  * <p>Declare a watcher in code by returning one from a {@code @Bean} method: the auto-configuration registers the
  * watcher (and its store) as beans, named by {@link #named(String)} or else after the {@code @Bean}.
@@ -30,14 +33,20 @@ import java.util.Objects;
  * @param scope   namespace and selectors
  * @param options how to list and watch, or {@code null} for the settings of the name
  * @param backOff the backoff numbers, or {@code null} for the settings of the name
+ * @param indexes custom indexes of the watcher's store ({@link #index}), by distinct names
  */
 public record WatcherDeclaration<T extends KubernetesObject>(String name, ResourceType<T> type, WatchScope scope,
-        WatchOptions options, BackOffSettings backOff) {
+        WatchOptions options, BackOffSettings backOff, List<Indexer<T>> indexes) {
 
     public WatcherDeclaration {
         name = name == null || name.isBlank() ? null : name;
         Objects.requireNonNull(type, "type");
         Objects.requireNonNull(scope, "scope");
+        indexes = List.copyOf(indexes);
+        if (indexes.stream().map(Indexer::name).distinct().count() < indexes.size()) {
+            throw new IllegalArgumentException("two indexes of one watcher share a name: "
+                    + indexes.stream().map(Indexer::name).toList());
+        }
     }
 
     /** A built-in model such as {@code V1ConfigMap}, in all namespaces. */
@@ -52,12 +61,12 @@ public record WatcherDeclaration<T extends KubernetesObject>(String name, Resour
 
     /** A watcher of {@code type} in all namespaces, named as derived, with the settings of its name. */
     public static <T extends KubernetesObject> WatcherDeclaration<T> of(ResourceType<T> type, WatchScope scope) {
-        return new WatcherDeclaration<>(null, type, scope, null, null);
+        return new WatcherDeclaration<>(null, type, scope, null, null, List.of());
     }
 
     /** The watcher's name in the registry, actuator, metrics, properties and qualifiers. */
     public WatcherDeclaration<T> named(String name) {
-        return new WatcherDeclaration<>(name, type, scope, options, backOff);
+        return new WatcherDeclaration<>(name, type, scope, options, backOff, indexes);
     }
 
     /** Watch only {@code namespace}. */
@@ -82,12 +91,29 @@ public record WatcherDeclaration<T extends KubernetesObject>(String name, Resour
 
     /** How this watcher lists and watches, instead of the settings of its name. */
     public WatcherDeclaration<T> options(WatchOptions options) {
-        return new WatcherDeclaration<>(name, type, scope, Objects.requireNonNull(options, "options"), backOff);
+        return new WatcherDeclaration<>(name, type, scope, Objects.requireNonNull(options, "options"), backOff,
+                indexes);
     }
 
     /** The backoff of this watcher, instead of the settings of its name. */
     public WatcherDeclaration<T> backOff(BackOffSettings backOff) {
-        return new WatcherDeclaration<>(name, type, scope, options, Objects.requireNonNull(backOff, "backOff"));
+        return new WatcherDeclaration<>(name, type, scope, options, Objects.requireNonNull(backOff, "backOff"),
+                indexes);
+    }
+
+    /**
+     * This declaration with a custom index of the store, read by {@code store.listByIndex(name, key)}: {@code keys}
+     * gives an object's keys in it (see {@link Indexer} for when it runs). Declaring the watcher again elsewhere
+     * without the index keeps it.
+     *
+     * <pre>{@code
+     * WatcherDeclaration.of(V1Pod.class).index("node", pod -> List.of(pod.getSpec().getNodeName()));
+     * }</pre>
+     */
+    public WatcherDeclaration<T> index(String name, Function<? super T, ? extends Collection<String>> keys) {
+        List<Indexer<T>> more = new ArrayList<>(indexes);
+        more.add(new Indexer<>(name, keys));
+        return new WatcherDeclaration<>(this.name, type, scope, options, backOff, more);
     }
 
     /** The declared name, or the derived one. */
@@ -133,6 +159,6 @@ public record WatcherDeclaration<T extends KubernetesObject>(String name, Resour
     }
 
     private WatcherDeclaration<T> scope(WatchScope scope) {
-        return new WatcherDeclaration<>(name, type, scope, options, backOff);
+        return new WatcherDeclaration<>(name, type, scope, options, backOff, indexes);
     }
 }

@@ -16,7 +16,7 @@ class GeneratorController {
     @Reconciler(namespace = "${app.namespace:default}", owns = V1ConfigMap.class, concurrency = 2,
                 triggerOn = Trigger.GENERATION)
     ReconcileResult reconcile(ConfigMapGenerator generator, ReconcileContext context) {
-        List<V1ConfigMap> owned = context.store(V1ConfigMap.class).listInNamespace(context.key().namespace());
+        List<V1ConfigMap> owned = context.owned(V1ConfigMap.class);   // the ConfigMaps it controls
         // create or update what the generator asks for, through context.apiClient()
         return ReconcileResult.done();            // or ReconcileResult.requeueAfter(Duration.ofMinutes(1))
     }

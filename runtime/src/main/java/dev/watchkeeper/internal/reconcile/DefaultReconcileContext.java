@@ -14,6 +14,7 @@ import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
 import java.time.OffsetDateTime;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -80,6 +81,13 @@ public final class DefaultReconcileContext implements ReconcileContext {
                     + "; it watches " + stores.keySet().stream().map(Class::getSimpleName).sorted().toList());
         }
         return (Store<S>) store;
+    }
+
+    @Override
+    public <S extends KubernetesObject> List<S> owned(Class<S> type) {
+        Store<S> store = store(type);
+        String uid = primary.getMetadata() == null ? null : primary.getMetadata().getUid();
+        return uid == null ? List.of() : store.listByOwner(uid);
     }
 
     @Override

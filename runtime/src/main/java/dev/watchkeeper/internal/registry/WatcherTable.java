@@ -92,6 +92,7 @@ final class WatcherTable {
             created.accept(watcher);
         }
         watchersByName.putIfAbsent(name, watcher);
+        declaration.indexes().forEach(watcher::addIndex); // a shared watcher keeps every declaration's indexes
         return watcher;
     }
 

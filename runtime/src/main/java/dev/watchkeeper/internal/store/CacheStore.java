@@ -1,6 +1,7 @@
 package dev.watchkeeper.internal.store;
 
 import dev.watchkeeper.store.CachedObject;
+import dev.watchkeeper.store.Indexer;
 import dev.watchkeeper.store.LabelSelector;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
@@ -34,6 +35,9 @@ import org.slf4j.LoggerFactory;
  * {@code list} omits it); the first reader to meet it logs it (once per version) and {@link #undecodableReads()}
  * counts it.
  *
+ * <p>Its {@link StoreIndexes} (by namespace, controller owner, label, and custom {@link Indexer}s) change with every
+ * write, under one lock that only {@link #addIndex} contends for; lookups take no lock.
+ *
  * <pre>{@code
  * CacheStore<V1ConfigMap> store = new CacheStore<>("configmaps@default", true);
  * store.startRelist();
@@ -53,6 +57,9 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T> {
     private final String owner;
     private final boolean stripManagedFields;
     private final AtomicLong undecodableReads = new AtomicLong();
+    private final StoreIndexes<T> indexes;
+    /** Held by each write, so an index added from another thread sees every object exactly once. */
+    private final Object writeLock = new Object();
     private volatile long epoch;
 
     /**
@@ -63,6 +70,7 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T> {
     public CacheStore(String owner, boolean stripManagedFields) {
         this.owner = Objects.requireNonNull(owner, "owner");
         this.stripManagedFields = stripManagedFields;
+        this.indexes = new StoreIndexes<>(owner);
     }
 
     /** A (re)list begins: what it applies from now on is kept by {@link #finishRelist()}, the rest swept. */
@@ -79,12 +87,38 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T> {
                 metadata.setManagedFields(null);
             }
         }
-        entries.put(object.key(), new Entry<>(object, epoch));
+        synchronized (writeLock) {
+            Entry<T> old = entries.put(object.key(), new Entry<>(object, epoch));
+            indexes.update(old == null ? null : old.object(), object);
+        }
     }
 
     /** Removes the object with this key, if cached. */
     public void delete(ObjectKey key) {
-        entries.remove(Objects.requireNonNull(key, "key"));
+        synchronized (writeLock) {
+            Entry<T> old = entries.remove(Objects.requireNonNull(key, "key"));
+            if (old != null) {
+                indexes.update(old.object(), null);
+            }
+        }
+    }
+
+    /**
+     * Adds a custom index over what the store holds and everything it is given from now on; any thread, any time.
+     * An index of the same name and function already there is kept.
+     *
+     * @throws IllegalStateException when the name is built in or taken by another function
+     */
+    public void addIndex(Indexer<T> indexer) {
+        Objects.requireNonNull(indexer, "indexer");
+        synchronized (writeLock) {
+            indexes.add(indexer, entries.values().stream().map(Entry::object).toList());
+        }
+    }
+
+    /** What each index holds: the built-in ones, then the custom ones. */
+    public List<IndexStats> indexStats() {
+        return indexes.stats();
     }
 
     /**
@@ -94,13 +128,16 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T> {
     public List<CachedObject<T>> finishRelist() {
         long current = epoch;
         List<CachedObject<T>> swept = new ArrayList<>();
-        entries.entrySet().removeIf(entry -> {
-            boolean stale = entry.getValue().epoch() < current;
-            if (stale) {
-                swept.add(entry.getValue().object());
-            }
-            return stale;
-        });
+        synchronized (writeLock) {
+            entries.entrySet().removeIf(entry -> {
+                boolean stale = entry.getValue().epoch() < current;
+                if (stale) {
+                    swept.add(entry.getValue().object());
+                }
+                return stale;
+            });
+            swept.forEach(gone -> indexes.update(gone, null));
+        }
         ready.complete(null);
         return swept;
     }
@@ -136,8 +173,39 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T> {
 
     @Override
     public List<T> listInNamespace(String namespace) {
-        return decodedInOrder(entries.entrySet().stream()
-                .filter(e -> Objects.equals(e.getKey().namespace(), namespace)));
+        return resolved(indexes.namespace(namespace == null || namespace.isEmpty() ? null : namespace));
+    }
+
+    @Override
+    public List<T> listByOwner(String ownerUid) {
+        return resolved(indexes.owner(ownerUid));
+    }
+
+    @Override
+    public List<T> listByLabel(String key, String value) {
+        return resolved(indexes.label(key, value));
+    }
+
+    @Override
+    public List<T> listByIndex(String index, String key) {
+        return resolved(indexes.index(index, key));
+    }
+
+    /** The candidates the store still holds and that still match, in key order; decodes only those. */
+    private List<T> resolved(StoreIndexes.Lookup<T> lookup) {
+        List<ObjectKey> keys = lookup.candidates();
+        keys.sort(null);
+        List<T> models = new ArrayList<>(keys.size());
+        for (ObjectKey key : keys) {
+            Entry<T> entry = entries.get(key);
+            if (entry != null && lookup.matches().test(entry.object())) {
+                T model = decoded(entry.object());
+                if (model != null) {
+                    models.add(model);
+                }
+            }
+        }
+        return models;
     }
 
     private List<T> decodedInOrder(Stream<Map.Entry<ObjectKey, Entry<T>>> selected) {

@@ -67,6 +67,21 @@ public final class MergedStore<T extends KubernetesObject> implements Store<T> {
     }
 
     @Override
+    public List<T> listByOwner(String ownerUid) {
+        return merged(store -> store.listByOwner(ownerUid));
+    }
+
+    @Override
+    public List<T> listByLabel(String key, String value) {
+        return merged(store -> store.listByLabel(key, value));
+    }
+
+    @Override
+    public List<T> listByIndex(String index, String key) {
+        return merged(store -> store.listByIndex(index, key));
+    }
+
+    @Override
     public int size() {
         return stores.stream().mapToInt(Store::size).sum();
     }

@@ -13,7 +13,9 @@ import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.internal.shard.Slots;
 import dev.watchkeeper.internal.store.CacheStore;
+import dev.watchkeeper.internal.store.IndexStats;
 import dev.watchkeeper.store.CachedObject;
+import dev.watchkeeper.store.Indexer;
 import dev.watchkeeper.store.Store;
 import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
@@ -169,6 +171,21 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     /** The watcher's cache. */
     public Store<T> store() {
         return store;
+    }
+
+    /**
+     * Adds a custom index to the store, built over what it holds; any thread, before or after {@link #start}. The
+     * same index (name and function) again is kept once.
+     *
+     * @throws IllegalStateException when the name is built in or the store has another index of that name
+     */
+    public void addIndex(Indexer<T> indexer) {
+        store.addIndex(indexer);
+    }
+
+    /** What each index of the store holds (docs/semantics.md §8). */
+    public List<IndexStats> indexStats() {
+        return store.indexStats();
     }
 
     /** The latest published state. */

@@ -171,6 +171,25 @@ class SmallPartsTest {
     }
 
     @Test
+    void ownedIsWhatTheReconciledObjectControlsReadFromTheOwnerIndex() {
+        V1ConfigMap primary = configMap("a", "7");
+        primary.getMetadata().uid("uid-a");
+        CacheStore<V1Secret> secrets = new CacheStore<>("secrets", true);
+        secrets.apply(CachedObject.of(secretOwnedBy("z-child", "a", true)));
+        secrets.apply(CachedObject.of(secretOwnedBy("b-child", "a", true)));
+        secrets.apply(CachedObject.of(secretOwnedBy("not-controlled", "a", false)));
+        secrets.apply(CachedObject.of(secretOwnedBy("someone-elses", "b", true)));
+        DefaultReconcileContext context = new DefaultReconcileContext("mirror", ObjectKey.of(primary), 1, null,
+                ResourceType.of(V1ConfigMap.class), primary, Map.of(V1Secret.class, secrets), new ManualTime());
+
+        assertThat(context.owned(V1Secret.class)).extracting(secret -> secret.getMetadata().getName())
+                .containsExactly("b-child", "z-child");
+        assertThatThrownBy(() -> context.owned(V1ConfigMap.class)).hasMessageContaining("watches no");
+        primary.getMetadata().uid(null);
+        assertThat(context.owned(V1Secret.class)).as("an object without uid controls nothing").isEmpty();
+    }
+
+    @Test
     void aBackoffPolicyOfOnesOwnIsDescribedByItselfWithoutNumbers() {
         FixedBackOffPolicy policy = new FixedBackOffPolicy();
 

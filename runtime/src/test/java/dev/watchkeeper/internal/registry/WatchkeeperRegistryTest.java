@@ -10,6 +10,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.store.IndexStats;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.Trigger;
@@ -74,6 +75,28 @@ class WatchkeeperRegistryTest {
 
         assertThat(named).isSameAs(derived);
         assertThat(registry.watcher("all-config")).containsSame(derived);
+    }
+
+    @Test
+    void aSharedWatchersStoreKeepsTheIndexesOfEveryDeclarationOfIt() {
+        fakes.api(CONFIG_MAPS).listing(configMap("a", "1"), configMap("b", "2"));
+        Watcher<V1ConfigMap> byRv = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
+                .index("rv", cm -> List.of(cm.getMetadata().getResourceVersion())));
+        Watcher<V1ConfigMap> byName = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
+                .index("name", cm -> List.of(cm.getMetadata().getName())));
+        registry.start();
+
+        assertThat(byName).isSameAs(byRv);
+        await().until(() -> byRv.store().size() == 2);
+        assertThat(byRv.store().listByIndex("rv", "2")).extracting(cm -> cm.getMetadata().getName())
+                .containsExactly("b");
+        assertThat(byRv.store().listByIndex("name", "a")).hasSize(1);
+        assertThat(byRv.indexStats()).extracting(IndexStats::name)
+                .containsExactly("namespace", "owner", "label", "rv", "name");
+        assertThatThrownBy(() -> registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
+                .index("name", cm -> List.of()))).hasMessageContaining("two indexes named 'name'");
+        assertThatThrownBy(() -> WatcherDeclaration.of(CONFIG_MAPS).index("x", cm -> List.of())
+                .index("x", cm -> List.of())).hasMessageContaining("share a name");
     }
 
     @Test
