@@ -121,7 +121,8 @@ public final class Main {
     /**
      * Sharded replicas: each replica's cache heap at 1, 2 and 4 replicas, and a join and a leave with real coordinators.
      * The full run draws {@code benchmarks/sharding.png}, the quick one {@code benchmarks/target/sharding-quick.png}.
-     * {@code -Dbench.sharding.sizes=100000}: the heap sizes (default 100,000 and 1,000,000; the million takes minutes);
+     * {@code -Dbench.sharding.sizes=100000}: the heap sizes (default 10,000, 100,000 and 1,000,000; the million takes
+     * two minutes of the scenario's five);
      * {@code -Dbench.sharding.moves=N}: the join and leave's objects (default 100,000).
      */
     private static void sharding(boolean quick) throws Exception {
@@ -132,9 +133,9 @@ public final class Main {
             return;
         }
         List<Sharding.Size> sizes = new ArrayList<>();
-        for (String objects : System.getProperty("bench.sharding.sizes", "100000,1000000").split(",")) {
+        for (String objects : System.getProperty("bench.sharding.sizes", "10000,100000,1000000").split(",")) {
             int n = Integer.parseInt(objects.trim());
-            // the scaling curve's heaps: a replica of a million holds about 0.8 GB
+            // one replica of a million holds about 0.8 GB (the scaling curve), so 4 GB leaves it room
             sizes.add(n >= 1_000_000 ? new Sharding.Size(n, "4g", 0, Duration.ofMinutes(6))
                     : new Sharding.Size(n, "2g", 1, Duration.ofMinutes(3)));
         }

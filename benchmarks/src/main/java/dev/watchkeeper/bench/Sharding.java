@@ -112,7 +112,7 @@ final class Sharding {
     private static void printHeaps(Map<Size, Map<Integer, List<Share>>> heaps) {
         Table replicas = new Table("Sharding — each replica's cache heap (small ConfigMaps, served filtered by "
                 + "shardSelector; each replica in a fresh JVM)", "objects", "replicas", "replica", "slots",
-                "objects held", "time to ready", "cache heap", "B/object held", "÷ single", "ConfigMap requests",
+                "objects held", "time to ready", "cache heap", "B/object held", "÷ single", "list requests",
                 "bytes received", "filtered by");
         Table summary = new Table("Sharding — each replica's cache heap ÷ the single replica's", "objects",
                 "replicas", "largest share of the objects", "heap ÷ single: max", "mean", "goal: max ≤ 1/N + 0.15",
@@ -146,11 +146,13 @@ final class Sharding {
                 + "was built (as the scaling curve measures it), in a fresh JVM per replica with -XX:+UseG1GC and the "
                 + "size's -Xmx; the replica's watcher is sharded by object uid and given the slots SlotAssignment "
                 + "computes for members r0..r(N-1), as its coordinator would");
-        replicas.note("requests and bytes = what the server sent the replica's client until it was ready (list pages "
-                + "of 500 with its shardSelector, and the watch it opened), counted by an OkHttp network interceptor; "
-                + "'filtered by server' = its lists said so in metadata.shardInfo");
-        summary.note("largest share = the objects of the replica with the most slots ÷ all objects: with rendezvous "
-                + "hashing over 128 slots two replicas split 77/51 slots at best, not 64/64 (docs/sharding.md)");
+        replicas.note("list requests and bytes received = the list pages of 500 (each with the replica's "
+                + "shardSelector) and their response body bytes, counted on the replica's client by an OkHttp network "
+                + "interceptor; 'filtered by server' = its lists said so in metadata.shardInfo");
+        summary.note("largest share = the objects of the replica with the most slots ÷ all objects. A replica's heap "
+                + "follows its share, and the share follows the slots rendezvous hashing gives its identity: r0, r1 "
+                + "split the 128 slots 64/64 and four replicas 33/31/35/29, while other identities split less evenly "
+                + "(replica-0, replica-1: 77/51, docs/sharding.md)");
         replicas.print();
         summary.print();
     }
