@@ -61,12 +61,26 @@ final class ConfigMapBytes {
 
     /** The JSON every object starts with, up to its labels (the caller goes on with its annotations). */
     private static String head(String name, int i, String resourceVersion) {
-        String uid = UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString();
+        String uid = uid(name);
         return "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{"
                 + "\"name\":\"" + name + "\",\"namespace\":\"" + NAMESPACE + "\",\"uid\":\"" + uid + "\","
                 + "\"resourceVersion\":\"" + resourceVersion + "\","
                 + "\"creationTimestamp\":\"2026-01-01T00:00:00Z\","
                 + "\"labels\":{\"app\":\"bench\",\"tier\":\"web\",\"shard\":\"" + (i % 16) + "\"},";
+    }
+
+    /** The uid of {@link #small} object {@code i}. */
+    static String smallUid(int i) {
+        return uid(smallName(i));
+    }
+
+    /** Every object's uid is derived from its name, so each run serves the same uids (and the same shards). */
+    private static String uid(String name) {
+        return UUID.nameUUIDFromBytes(name.getBytes(StandardCharsets.UTF_8)).toString();
+    }
+
+    private static String smallName(int i) {
+        return String.format("cm-%07d", i);
     }
 
     private static void writeDigits(OutputStream out, long value) throws IOException {
@@ -79,7 +93,7 @@ final class ConfigMapBytes {
      * (labels, an annotation, six short data entries, no managedFields), for caches of a million objects.
      */
     static String small(int i, String resourceVersion) {
-        return head(String.format("cm-%07d", i), i, resourceVersion)
+        return head(smallName(i), i, resourceVersion)
                 + "\"annotations\":{\"owner\":\"team-" + (i % 97) + "\"}},"
                 + "\"data\":{\"log-level\":\"info\","
                 + "\"endpoint\":\"https://svc-" + (i % 1000) + ".bench.svc.cluster.local:8443/api/v1\","

@@ -11,7 +11,7 @@ import java.util.List;
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar all            # every scenario at full size
  * java -jar benchmarks/target/benchmarks.jar all --quick    # small sizes, under 2 minutes (CI smoke)
- * java -jar benchmarks/target/benchmarks.jar watch|sync|scaling|dispatch|outage|startup [--quick]
+ * java -jar benchmarks/target/benchmarks.jar watch|sync|scaling|sharding|dispatch|outage|startup [--quick]
  * java -jar benchmarks/target/benchmarks.jar list-semantics [--quick]   # needs the real control plane (controlplane/)
  * </pre>
  */
@@ -40,6 +40,10 @@ public final class Main {
             SyncChild.main(rest.subList(1, rest.size()));
             return;
         }
+        if (command.equals("shard-child")) {
+            ShardChild.main(rest.subList(1, rest.size()));
+            return;
+        }
         if (command.equals("startup-child")) {
             dev.watchkeeper.bench.startup.StartupChild.main(rest.subList(1, rest.size()));
             return;
@@ -53,6 +57,7 @@ public final class Main {
                 watch(quick);
                 sync(quick);
                 scaling(quick);
+                sharding(quick);
                 dispatch(quick);
                 outage(quick);
                 startup(quick);
@@ -61,11 +66,12 @@ public final class Main {
             case "watch" -> watch(quick);
             case "sync" -> sync(quick);
             case "scaling" -> scaling(quick);
+            case "sharding" -> sharding(quick);
             case "outage" -> outage(quick);
             case "startup" -> startup(quick);
             case "list-semantics" -> listSemantics(quick);
             default -> {
-                System.err.println("usage: benchmarks.jar [all|watch|sync|scaling|dispatch|outage|startup"
+                System.err.println("usage: benchmarks.jar [all|watch|sync|scaling|sharding|dispatch|outage|startup"
                         + "|list-semantics] [--quick]");
                 System.exit(2);
             }
@@ -110,6 +116,31 @@ public final class Main {
                     new Scaling.Size(2_000_000, "12g", 0, 1, Duration.ofMinutes(7))),
                     target.getParent().resolve("scaling.png")).run();
         }
+    }
+
+    /**
+     * Sharded replicas: each replica's cache heap at 1, 2 and 4 replicas, and a join and a leave with real coordinators.
+     * The full run draws {@code benchmarks/sharding.png}, the quick one {@code benchmarks/target/sharding-quick.png}.
+     * {@code -Dbench.sharding.sizes=100000}: the heap sizes (default 10,000, 100,000 and 1,000,000; the million takes
+     * two minutes of the scenario's five);
+     * {@code -Dbench.sharding.moves=N}: the join and leave's objects (default 100,000).
+     */
+    private static void sharding(boolean quick) throws Exception {
+        Path target = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getParent();
+        if (quick) {
+            new Sharding(List.of(new Sharding.Size(2_000, "256m", 0, Duration.ofMinutes(1))), 2_000,
+                    target.resolve("sharding-quick.png")).run();
+            return;
+        }
+        List<Sharding.Size> sizes = new ArrayList<>();
+        for (String objects : System.getProperty("bench.sharding.sizes", "10000,100000,1000000").split(",")) {
+            int n = Integer.parseInt(objects.trim());
+            // one replica of a million holds about 0.8 GB (the scaling curve), so 4 GB leaves it room
+            sizes.add(n >= 1_000_000 ? new Sharding.Size(n, "4g", 0, Duration.ofMinutes(6))
+                    : new Sharding.Size(n, "2g", 1, Duration.ofMinutes(3)));
+        }
+        new Sharding(sizes, Integer.getInteger("bench.sharding.moves", 100_000),
+                target.getParent().resolve("sharding.png")).run();
     }
 
     private static void dispatch(boolean quick) throws Exception {

@@ -178,7 +178,8 @@ final class Scaling {
             series.add(new ScalingPlot.Series(LABELS.get(impl), COLORS.get(impl), points, failure));
         }
         try {
-            ScalingPlot.write(plot, "Initial sync and relist of n small ConfigMaps (~500 B of JSON each)", series);
+            ScalingPlot.write(plot, "Initial sync and relist of n small ConfigMaps (~500 B of JSON each)",
+                    ScalingPlot.SCALING, series);
             Progress.say("scaling: plot written to %s", plot.toAbsolutePath());
         } catch (IOException | RuntimeException | LinkageError | AWTError | InternalError e) {
             // The table above is the scenario's result; a machine without fonts can still print it.

@@ -19,14 +19,23 @@ import java.util.function.ToDoubleFunction;
 import javax.imageio.ImageIO;
 
 /**
- * Draws the scaling curve into a PNG with java.awt (headless): three panels (time to ready, steady heap per object,
- * relist peak) over the number of objects on a log scale, one line per implementation, each point labelled with its
- * value where there is room, and a red cross where an implementation stopped (e.g. ran out of heap) before measuring that figure.
+ * Draws a curve over the number of objects into a PNG with java.awt (headless): one panel per figure (the scaling
+ * curve's: time to ready, steady heap per object, relist peak) over the number of objects on a log scale, one line per
+ * implementation, each point labelled with its value where there is room, and a red cross where an implementation
+ * stopped (e.g. ran out of heap) before measuring that figure.
  */
 final class ScalingPlot {
 
-    /** One measured size of one implementation. */
-    record Point(int objects, double readyMillis, double bytesPerObject, double relistPeakBytes) {
+    /** One measured size of one implementation: its figures, in the order of the panels that draw them. */
+    record Point(int objects, double... values) {
+    }
+
+    /**
+     * One panel: the figure {@code value} takes from each point, labelled with {@code unit}.
+     *
+     * @param logY a log scale upwards; else linear from zero
+     */
+    record Panel(String name, boolean logY, ToDoubleFunction<Point> value, String unit) {
     }
 
     /** Where an implementation stopped, and why (the marker's label). */
@@ -48,16 +57,23 @@ final class ScalingPlot {
     private static final int RIGHT = 30;
     private static final int TOP = 40;
     private static final int BOTTOM = 55;
-    private static final double MIB = 1024 * 1024;
+    static final double MIB = 1024 * 1024;
     private static final Color FAILURE = new Color(0xd62728);
     private static final Color GRID = new Color(0xe6e6e6);
 
     private ScalingPlot() {
     }
 
-    static void write(Path file, String title, List<Series> series) throws IOException {
+    /** The scaling curve's panels, for points of {time to ready in ms, steady bytes per object, relist peak bytes}. */
+    static final List<Panel> SCALING = List.of(
+            new Panel("time to ready (s, log scale)", true, p -> p.values()[0] / 1000, " s"),
+            new Panel("steady heap per object (B)", false, p -> p.values()[1], " B"),
+            new Panel("relist peak, live heap (MB, log scale)", true, p -> p.values()[2] / MIB, " MB"));
+
+    static void write(Path file, String title, List<Panel> panels, List<Series> series) throws IOException {
         System.setProperty("java.awt.headless", "true");
-        BufferedImage image = new BufferedImage(3 * PANEL_WIDTH, TITLE_HEIGHT + PANEL_HEIGHT + LEGEND_HEIGHT,
+        int width = panels.size() * PANEL_WIDTH;
+        BufferedImage image = new BufferedImage(width, TITLE_HEIGHT + PANEL_HEIGHT + LEGEND_HEIGHT,
                 BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         try {
@@ -68,11 +84,11 @@ final class ScalingPlot {
             g.setColor(Color.BLACK);
             g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 18));
             centered(g, title, image.getWidth() / 2, 32);
-            panel(g, 0, "time to ready (s, log scale)", true, p -> p.readyMillis() / 1000, " s", series);
-            panel(g, 1, "steady heap per object (B)", false, Point::bytesPerObject, " B", series);
-            panel(g, 2, "relist peak, live heap (MB, log scale)", true, p -> p.relistPeakBytes() / MIB, " MB",
-                    series);
-            legend(g, series, TITLE_HEIGHT + PANEL_HEIGHT + 30);
+            for (int i = 0; i < panels.size(); i++) {
+                Panel panel = panels.get(i);
+                panel(g, i, panel.name(), panel.logY(), panel.value(), panel.unit(), series);
+            }
+            legend(g, series, width, TITLE_HEIGHT + PANEL_HEIGHT + 30);
         } finally {
             g.dispose();
         }
@@ -229,14 +245,14 @@ final class ScalingPlot {
         return highest;
     }
 
-    private static void legend(Graphics2D g, List<Series> series, int y) {
+    private static void legend(Graphics2D g, List<Series> series, int width, int y) {
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 14));
         FontMetrics metrics = g.getFontMetrics();
         int total = 0;
         for (Series s : series) {
             total += 40 + metrics.stringWidth(s.name());
         }
-        int x = (3 * PANEL_WIDTH - total) / 2;
+        int x = (width - total) / 2;
         for (Series s : series) {
             g.setColor(s.color());
             g.fillRect(x, y - 10, 24, 8);

@@ -2,6 +2,9 @@ package dev.watchkeeper.bench;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.watchkeeper.internal.shard.ShardSelector;
+import dev.watchkeeper.internal.shard.Slots;
+import dev.watchkeeper.internal.shard.UidHash;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -21,7 +24,9 @@ import java.util.concurrent.Executors;
  * {@code continue} as the real server pages them, or whole in one document when there is no limit) and watches from
  * a list's resourceVersion, which stay silent until {@link #expire()} ends them with a 410 Expired ERROR event, as
  * a compaction does; a watch from an older version gets that event at once. Nothing changes the objects, so every
- * list, whatever resourceVersion it asks for, is the current state.
+ * list, whatever resourceVersion it asks for, is the current state. A list with a {@code shardSelector} holds only the
+ * objects whose uid hash it selects and says so in {@code metadata.shardInfo.selector}, as kube-apiserver does with
+ * the {@code ShardedListAndWatch} gate on (the sharding scenario's replicas send one; the scaling curve's do not).
  */
 final class ScalingServer implements AutoCloseable {
 
@@ -37,6 +42,8 @@ final class ScalingServer implements AutoCloseable {
         return t;
     });
     private final byte[][] objects;
+    /** Each object's uid hash, for {@code shardSelector}. */
+    private final long[] hashes;
     private final long jsonBytes;
     private final Object lock = new Object();
     /** The resourceVersion lists are served at; watches from below {@link #horizon} are expired. */
@@ -46,9 +53,11 @@ final class ScalingServer implements AutoCloseable {
 
     ScalingServer(int n) throws IOException {
         objects = new byte[n][];
+        hashes = new long[n];
         long total = 0;
         for (int i = 0; i < n; i++) {
             objects[i] = ConfigMapBytes.small(i, Long.toString(i + 1L)).getBytes(StandardCharsets.UTF_8);
+            hashes[i] = UidHash.of(ConfigMapBytes.smallUid(i));
             total += objects[i].length;
         }
         jsonBytes = total;
@@ -67,6 +76,17 @@ final class ScalingServer implements AutoCloseable {
     /** The objects' JSON bytes, all together. */
     long jsonBytes() {
         return jsonBytes;
+    }
+
+    /** How many of the objects lie in {@code slots}. */
+    int count(Slots slots) {
+        int count = 0;
+        for (long hash : hashes) {
+            if (slots.contains(hash)) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /** Forces a relist: the resourceVersion moves on and every watch from before it ends with 410 Expired. */
@@ -114,27 +134,42 @@ final class ScalingServer implements AutoCloseable {
                 return;
             }
         }
+        String selector = query.get("shardSelector");
+        ShardSelector shard = selector == null || selector.isEmpty() ? null : ShardSelector.parse(selector);
         long limit = query.containsKey("limit") ? Long.parseLong(query.get("limit")) : 0;
-        int to = limit <= 0 ? objects.length : (int) Math.min(objects.length, from + limit);
+        // the page: up to limit selected objects from index `from` on; `to` is where the next page goes on scanning
+        int[] page = new int[(int) Math.min(objects.length - from, limit <= 0 ? Integer.MAX_VALUE : limit)];
+        int taken = 0;
+        int to = from;
+        while (to < objects.length && taken < page.length) {
+            if (shard == null || shard.ranges().contains(hashes[to])) {
+                page[taken++] = to;
+            }
+            to++;
+        }
         String metadata = "\"resourceVersion\":\"" + listVersion + "\"";
         if (to < objects.length) {
-            metadata += ",\"continue\":\"" + listVersion + "-" + to + "\",\"remainingItemCount\":"
-                    + (objects.length - to);
+            // a selected list cannot know how many remain without scanning on; kube-apiserver leaves it out too
+            metadata += ",\"continue\":\"" + listVersion + "-" + to + "\""
+                    + (shard == null ? ",\"remainingItemCount\":" + (objects.length - to) : "");
+        }
+        if (shard != null) {
+            metadata += ",\"shardInfo\":{\"selector\":\"" + shard + "\"}";
         }
         byte[] head = ("{\"kind\":\"ConfigMapList\",\"apiVersion\":\"v1\",\"metadata\":{" + metadata + "},\"items\":[")
                 .getBytes(StandardCharsets.UTF_8);
-        long length = head.length + END_ITEMS.length + Math.max(0, to - from - 1);
-        for (int i = from; i < to; i++) {
-            length += objects[i].length;
+        long length = head.length + END_ITEMS.length + Math.max(0, taken - 1);
+        for (int k = 0; k < taken; k++) {
+            length += objects[page[k]].length;
         }
         exchange.sendResponseHeaders(200, length);
         try (OutputStream out = new BufferedOutputStream(exchange.getResponseBody(), 1 << 16)) {
             out.write(head);
-            for (int i = from; i < to; i++) {
-                if (i > from) {
+            for (int k = 0; k < taken; k++) {
+                if (k > 0) {
                     out.write(COMMA);
                 }
-                out.write(objects[i]);
+                out.write(objects[page[k]]);
             }
             out.write(END_ITEMS);
         }

@@ -27,11 +27,19 @@ final class SyncChildProcess implements AutoCloseable {
 
     /** Starts {@code java <jvmFlags> … sync-child impl url objects}. */
     SyncChildProcess(String impl, String url, int objects, List<String> jvmFlags) throws Exception {
+        this(List.of("sync-child", impl, url, Integer.toString(objects)), jvmFlags);
+    }
+
+    /**
+     * Starts {@code java <jvmFlags> … <childArgs>}: a child {@link Main} runs that speaks the same protocol ({@code GO}
+     * in, an optional {@code TRIGGER} and a {@code RESULT} line out), e.g. {@link ShardChild}.
+     */
+    SyncChildProcess(List<String> childArgs, List<String> jvmFlags) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java));
         command.addAll(jvmFlags);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName(), "sync-child", impl,
-                url, Integer.toString(objects)));
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
+        command.addAll(childArgs);
         process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
         in = new PrintWriter(process.getOutputStream(), true, StandardCharsets.UTF_8);
