@@ -41,12 +41,22 @@ public final class DefaultReconcileContext implements ReconcileContext {
     private final KubernetesObject primary;
     private final Map<Class<?>, Store<?>> stores;
     private final TimeSource time;
+    private final OwnWrites ownWrites;
 
     /**
+     * A context on its own, outside a reconciler: its writes are not matched against any watch events.
+     *
      * @param stores the reconciler's stores by Java type; where two watchers share a type, the primary's wins
      */
     public DefaultReconcileContext(String reconciler, ObjectKey key, int attempt, ApiClient apiClient,
             ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores, TimeSource time) {
+        this(reconciler, key, attempt, apiClient, primaryType, primary, stores, time, new OwnWrites());
+    }
+
+    /** A reconciler's context: its writes are recorded in {@code ownWrites}, so their events queue nothing. */
+    DefaultReconcileContext(String reconciler, ObjectKey key, int attempt, ApiClient apiClient,
+            ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores, TimeSource time,
+            OwnWrites ownWrites) {
         this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
         this.key = Objects.requireNonNull(key, "key");
         this.attempt = attempt;
@@ -55,6 +65,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
         this.primary = Objects.requireNonNull(primary, "primary");
         this.stores = Map.copyOf(stores);
         this.time = Objects.requireNonNull(time, "time");
+        this.ownWrites = Objects.requireNonNull(ownWrites, "ownWrites");
     }
 
     @Override
@@ -125,7 +136,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
     }
 
     private ObjectWrites writes() {
-        return new ObjectWrites(apiClient, reconciler, primaryType, time);
+        return new ObjectWrites(apiClient, reconciler, primaryType, time, ownWrites);
     }
 
     /** The Event, named like client-go's recorder names them: {@code <object>.<unique hex>}. */

@@ -27,6 +27,9 @@ import java.util.function.Predicate;
  * event, and an object that changes without pause is still reconciled once per window. The initial enqueue and
  * resyncs ({@link #enqueueAll}) are not delayed.
  *
+ * <p>An event that brings back a version this reconciler wrote itself ({@link OwnWrites}) queues nothing: the
+ * reconcile that wrote it already acted on it. Any other change, of the primary or a secondary, queues as above.
+ *
  * <p>A trigger filter compares an object with the version this reconciler last let through or skipped; the store
  * holds only the newest version, so that memory lives here, and only while a filter is set.
  */
@@ -36,14 +39,17 @@ final class EventKeys<T extends KubernetesObject> {
     private final ReconcileQueue queue;
     private final TriggerFilter<T> filter;
     private final Duration debounce;
+    private final OwnWrites ownWrites;
     private final Map<ObjectKey, T> lastSeen = new ConcurrentHashMap<>();
 
     /** {@code filter}: {@code null} to reconcile every change; {@code debounce}: zero for none. */
-    EventKeys(Store<T> primaries, ReconcileQueue queue, TriggerFilter<T> filter, Duration debounce) {
+    EventKeys(Store<T> primaries, ReconcileQueue queue, TriggerFilter<T> filter, Duration debounce,
+            OwnWrites ownWrites) {
         this.primaries = primaries;
         this.queue = queue;
         this.filter = filter;
         this.debounce = debounce;
+        this.ownWrites = ownWrites;
     }
 
     /**
@@ -84,15 +90,25 @@ final class EventKeys<T extends KubernetesObject> {
             if (inert.getAsBoolean()) {
                 return;
             }
-            S object = event instanceof WatchEvent.Apply<S> apply ? apply.object()
-                    : event instanceof WatchEvent.InitApply<S> apply ? apply.object()
-                    : event instanceof WatchEvent.Delete<S> delete ? delete.object() : null;
-            if (object != null) {
-                Collection<ObjectKey> keys = mapper.map(object);
+            CachedObject<S> cached = event instanceof WatchEvent.Apply<S> apply ? apply.cached()
+                    : event instanceof WatchEvent.InitApply<S> apply ? apply.cached()
+                    : event instanceof WatchEvent.Delete<S> delete ? delete.cached() : null;
+            if (cached == null) {
+                return;
+            }
+            Runnable owners = () -> {
+                S object = cached.object();
+                Collection<ObjectKey> keys = object == null ? null : mapper.map(object);
                 if (keys != null) {
                     keys.forEach(key -> queue.addAfter(key, debounce));
                 }
+            };
+            if (event instanceof WatchEvent.Delete<S>) {
+                ownWrites.forget(cached.uid());
+            } else if (ownWrites.handled(cached.key(), cached.uid(), cached.resourceVersion(), owners)) {
+                return; // our own write of a child (its owner's reconcile made it), or held until that write ends
             }
+            owners.run();
         });
     }
 
@@ -102,6 +118,7 @@ final class EventKeys<T extends KubernetesObject> {
         } else if (event instanceof WatchEvent.InitApply<T> apply) {
             onChange(apply.cached());
         } else if (event instanceof WatchEvent.Delete<T> delete) {
+            ownWrites.forget(delete.cached().uid());
             forget(delete.cached().key()); // a relist's vanished objects come as deletes too
         }
     }
@@ -148,6 +165,9 @@ final class EventKeys<T extends KubernetesObject> {
             if (!filter.shouldReconcile(previous, object)) {
                 return;
             }
+        }
+        if (ownWrites.handled(key, cached.uid(), cached.resourceVersion(), () -> queue.addAfter(key, debounce))) {
+            return; // our own write (the reconcile that made it acted on this version), or held until it ends
         }
         queue.addAfter(key, debounce);
     }

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import dev.watchkeeper.store.ObjectKey;
 import okhttp3.Call;
 
 /**
@@ -44,13 +45,17 @@ final class ObjectWrites {
     private final String fieldManager;
     private final ResourceType<?> primaryType;
     private final TimeSource time;
+    private final OwnWrites ownWrites;
     private final Object pauses = new Object();
 
-    ObjectWrites(ApiClient client, String fieldManager, ResourceType<?> primaryType, TimeSource time) {
+    /** {@code ownWrites} records the version each write answered. */
+    ObjectWrites(ApiClient client, String fieldManager, ResourceType<?> primaryType, TimeSource time,
+            OwnWrites ownWrites) {
         this.client = Objects.requireNonNull(client, "a reconciler without an ApiClient cannot write");
         this.fieldManager = fieldManager;
         this.primaryType = primaryType;
         this.time = time;
+        this.ownWrites = ownWrites;
     }
 
     /**
@@ -180,13 +185,28 @@ final class ObjectWrites {
         headers.put("Content-Type", contentType);
         Call call = client.buildCall(null, path, method, query, List.of(), body, headers, Map.of(), Map.of(),
                 new String[] {"BearerToken"}, null);
-        Type type = like.getClass();
+        if ("GET".equals(method)) {
+            return execute(like, call);
+        }
+        ObjectKey key = ObjectKey.of(like);
+        ownWrites.begin(key);
+        S answer = null;
+        try {
+            answer = execute(like, call);
+            return answer;
+        } finally {
+            ownWrites.end(key, answer);
+        }
+    }
+
+    private <S extends KubernetesObject> S execute(S like, Call call) throws ApiException {
         if (like instanceof DynamicKubernetesObject) {
             JsonElement raw = client.<JsonElement>execute(call, JsonElement.class).getData();
             @SuppressWarnings("unchecked")
             S dynamic = (S) new DynamicKubernetesObject(raw.getAsJsonObject());
             return dynamic;
         }
+        Type type = like.getClass();
         return client.<S>execute(call, type).getData();
     }
 

@@ -77,10 +77,12 @@ public final class ReconcileLoop<T extends KubernetesObject> {
         this.settings = builder.settings;
         this.backOff = ReconcilerSnapshot.BackOff.of(settings.backOffPolicy());
         this.queue = new ReconcileQueue(builder.time, settings, builder.resyncJitter);
+        OwnWrites ownWrites = new OwnWrites();
         this.eventKeys = new EventKeys<>(builder.primary.store(), queue,
-                EventKeys.filter(settings, builder.filter, builder.finalizer != null), settings.debounce());
+                EventKeys.filter(settings, builder.filter, builder.finalizer != null), settings.debounce(), ownWrites);
         this.reconciliation = new Reconciliation<>(
-                ReconcileScope.of(name, builder.primary, sources.secondaries(), builder.apiClient, builder.time),
+                ReconcileScope.of(name, builder.primary, sources.secondaries(), builder.apiClient, builder.time,
+                        ownWrites),
                 new UserCode<>(builder.reconcile, builder.finalizer, builder.observer, builder.listeners),
                 queue, eventKeys);
         this.slots = builder.sharded ? new ActiveSlots<>(name, builder.primary, eventKeys, builder.time,

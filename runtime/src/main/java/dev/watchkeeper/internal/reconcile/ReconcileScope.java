@@ -13,10 +13,11 @@ import java.util.Map;
 
 /**
  * What a reconciler's reconciles see: its name, its primary watcher, the stores of every watcher by Java type (the
- * primary's where two share a type), the API client ({@code null} when none was given) and the clock.
+ * primary's where two share a type), the API client ({@code null} when none was given), the clock, and the record of
+ * the reconciler's own writes.
  */
 record ReconcileScope<T extends KubernetesObject>(String name, WatcherGroup<T> primary,
-        Map<Class<?>, Store<?>> stores, ApiClient apiClient, TimeSource time) {
+        Map<Class<?>, Store<?>> stores, ApiClient apiClient, TimeSource time, OwnWrites ownWrites) {
 
     ReconcileScope {
         stores = Map.copyOf(stores);
@@ -24,15 +25,16 @@ record ReconcileScope<T extends KubernetesObject>(String name, WatcherGroup<T> p
 
     /** The scope of a reconciler of {@code primary} that also watches {@code secondaries}. */
     static <T extends KubernetesObject> ReconcileScope<T> of(String name, WatcherGroup<T> primary,
-            List<WatcherGroup<?>> secondaries, ApiClient apiClient, TimeSource time) {
+            List<WatcherGroup<?>> secondaries, ApiClient apiClient, TimeSource time, OwnWrites ownWrites) {
         Map<Class<?>, Store<?>> stores = new LinkedHashMap<>();
         stores.put(primary.type().javaType(), primary.store());
         secondaries.forEach(s -> stores.putIfAbsent(s.type().javaType(), s.store()));
-        return new ReconcileScope<>(name, primary, stores, apiClient, time);
+        return new ReconcileScope<>(name, primary, stores, apiClient, time, ownWrites);
     }
 
     /** The context of attempt {@code attempt} at reconciling {@code object}. */
     ReconcileContext context(ObjectKey key, int attempt, T object) {
-        return new DefaultReconcileContext(name, key, attempt, apiClient, primary.type(), object, stores, time);
+        return new DefaultReconcileContext(name, key, attempt, apiClient, primary.type(), object, stores, time,
+                ownWrites);
     }
 }

@@ -42,7 +42,7 @@ final class Reconciliation<T extends KubernetesObject> {
         this.code = code;
         this.finalizer = code.finalizer();
         this.finalizerWrites = finalizer == null ? null
-                : new ObjectWrites(scope.apiClient(), name, scope.primary().type(), scope.time());
+                : new ObjectWrites(scope.apiClient(), name, scope.primary().type(), scope.time(), scope.ownWrites());
         this.queue = queue;
         this.eventKeys = eventKeys;
     }

@@ -19,6 +19,7 @@ import dev.watchkeeper.internal.shard.HashRange;
 import dev.watchkeeper.internal.shard.ShardRanges;
 import dev.watchkeeper.internal.shard.UidHash;
 import dev.watchkeeper.registry.ReconcilerDeclaration;
+import dev.watchkeeper.registry.SecondaryDeclaration;
 import dev.watchkeeper.internal.registry.RegistryServices;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
@@ -52,6 +53,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplate;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.util.PatchUtils;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
@@ -659,6 +661,48 @@ abstract class ConformanceScenarios {
             for (String name : namespaces) {
                 core.deleteNamespace(name).execute();
             }
+        }
+    }
+
+    /**
+     * A reconciler's own writes (an apply of its primary, an applied child) come back as watch events that queue
+     * nothing; another writer's change of the child still reconciles the owner, once per change.
+     */
+    @Test
+    void aReconcilersOwnWritesWakeNothingButAnotherWritersChangeOfAChildDoes() throws Exception {
+        CoreV1Api core = new CoreV1Api(server().apiClient());
+        WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(server().apiClient()));
+        List<String> reconciled = new CopyOnWriteArrayList<>();
+        try {
+            registry.registerReconciler(new ReconcilerDeclaration<>("own-writes",
+                    WatcherDeclaration.of(V1ConfigMap.class).labelSelector("role=parent"),
+                    List.of(SecondaryDeclaration.owned(WatcherDeclaration.of(V1Secret.class))),
+                    (parent, context) -> {
+                        reconciled.add(parent.getMetadata().getResourceVersion());
+                        String name = parent.getMetadata().getName();
+                        context.apply(new V1ConfigMap().metadata(new V1ObjectMeta().name(name)
+                                .namespace(namespace()).putAnnotationsItem("example.dev/seen", "yes")));
+                        context.applyOwned(new V1Secret().metadata(new V1ObjectMeta().name(name + "-child")
+                                .namespace(namespace())).putStringDataItem("from", name));
+                        return ReconcileResult.done();
+                    }, 1, Set.of(Trigger.ALL), null, "test", null, List.of(namespace()), null));
+            registry.start();
+            core.createNamespacedConfigMap(namespace(), new V1ConfigMap().metadata(new V1ObjectMeta().name("p")
+                    .putLabelsItem("role", "parent"))).execute();
+            await().atMost(WAIT).until(() -> registry.watchersNamed("secrets@" + namespace()).get(0).store()
+                    .get(namespace(), "p-child").isPresent());
+
+            for (int change = 1; change <= 2; change++) {
+                V1Secret child = core.readNamespacedSecret("p-child", namespace()).execute();
+                child.getMetadata().putLabelsItem("changed-by", "other-" + change); // a field the reconciler does
+                core.replaceNamespacedSecret("p-child", namespace(), child).execute(); // not own: its apply leaves it
+                int expected = 1 + change;
+                await().atMost(WAIT).until(() -> reconciled.size() >= expected);
+                assertThat(reconciled).as("reconciles after %d change(s) of the child by another writer", change)
+                        .hasSize(expected);
+            }
+        } finally {
+            registry.stop();
         }
     }
 
