@@ -50,7 +50,7 @@ public class WatchkeeperEndpoint {
     public WatchkeeperDescriptor watchkeeper() {
         List<WatcherDescriptor> watchers = registry.watchers().stream()
                 .sorted(Comparator.comparing(Watcher::name))
-                .map(watcher -> WatcherDescriptor.of(watcher.snapshot())).toList();
+                .map(WatcherDescriptor::of).toList();
         List<ReconcilerDescriptor> reconcilers = registry.reconcilers().stream()
                 .sorted(Comparator.comparing(ReconcileLoop::name))
                 .map(reconciler -> ReconcilerDescriptor.of(reconciler.snapshot())).toList();
@@ -65,7 +65,7 @@ public class WatchkeeperEndpoint {
     public Object watchkeeperItem(@Selector String name) {
         Optional<Watcher<?>> watcher = registry.watcher(name);
         if (watcher.isPresent()) {
-            return WatcherDescriptor.of(watcher.get().snapshot());
+            return WatcherDescriptor.of(watcher.get());
         }
         return registry.reconciler(name).map(c -> ReconcilerDescriptor.of(c.snapshot())).orElse(null);
     }
