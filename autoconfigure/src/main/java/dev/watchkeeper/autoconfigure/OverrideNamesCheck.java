@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.internal.watch.Watcher;
 import java.util.HashMap;
@@ -76,7 +76,7 @@ class OverrideNamesCheck implements SmartLifecycle {
             }
         }
         Set<String> reconcilers = new TreeSet<>();
-        registry.reconcilers().stream().map(ReconcileLoop::name).forEach(reconcilers::add);
+        registry.reconcilers().stream().map(Reconciler::name).forEach(reconcilers::add);
         properties.reconcilers().keySet().forEach(name -> check("watchkeeper.reconcilers", name, "reconciler",
                 reconcilers, known -> registry.reconciler(known).isPresent()));
         checked = true;

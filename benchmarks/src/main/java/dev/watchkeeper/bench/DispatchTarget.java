@@ -31,7 +31,7 @@ abstract class DispatchTarget implements AutoCloseable {
         return names[key];
     }
 
-    /** The row label's prefix, e.g. {@code "ours: ReconcileLoop"}. */
+    /** The row label's prefix, e.g. {@code "ours: Reconciler"}. */
     abstract String name();
 
     /** How watch events reach this target's queue, for the table's note. */

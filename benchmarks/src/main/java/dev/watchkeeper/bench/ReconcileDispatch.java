@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Scenario 4: our {@link dev.watchkeeper.internal.reconcile.ReconcileLoop} and the peer, client-java-extended's
+ * Scenario 4: our {@link dev.watchkeeper.internal.reconcile.Reconciler} and the peer, client-java-extended's
  * {@code DefaultController}, each with 8 workers and a no-op reconciler, each fed by its own
  * {@link SyntheticWatchApi}. Run A enqueues every key once per pass, {@value #PASSES} passes back to back per round; run B streams 10 updates per key through each
  * one's watch path while the workers process, so updates to a queued or running key must coalesce. The two
@@ -162,7 +162,7 @@ final class ReconcileDispatch {
                 "run", "ops/s (median)", "spread", "p50", "p99", "reconciles", "duplicates suppressed",
                 "max concurrent of one key", "max concurrent", "ours / peer",
                 "ours / peer per round: median (range)");
-        table.row("A · ours: ReconcileLoop, each key enqueued once per pass",
+        table.row("A · ours: Reconciler, each key enqueued once per pass",
                 String.format("%,.0f reconciles/s", ours.dispatch.median()), ours.dispatch.spread(),
                 String.format("%.1f ms", ours.p50.median()), String.format("%.1f ms", ours.p99.median()),
                 String.format("%,d per pass", keys), "–", ours.maxPerKeyA, ours.maxActiveA,
@@ -188,7 +188,7 @@ final class ReconcileDispatch {
                     String.format("%.0f%%", peer.coalesced.median()), peer.maxPerKeyB, peer.maxActiveB, "–", "–");
         }
         table.note(String.format("run A: a round is %d passes back to back; in each pass every key is enqueued once, "
-                + "directly (ours: ReconcileLoop.enqueue; peer: workQueue.add), from one thread while the 8 workers "
+                + "directly (ours: Reconciler.enqueue; peer: workQueue.add), from one thread while the 8 workers "
                 + "take them, and the next pass starts once its last key was reconciled; ops/s = %d × keys / time from "
                 + "the first enqueue to the last reconcile of the round (some 0.5 s, so one GC pause does not decide "
                 + "it). The heap is collected (System.gc) before each side's run A. Both no-op ", PASSES, PASSES)

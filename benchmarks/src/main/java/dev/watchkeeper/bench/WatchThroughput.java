@@ -2,7 +2,7 @@ package dev.watchkeeper.bench;
 
 import com.google.gson.Gson;
 import com.google.gson.reflect.TypeToken;
-import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.resource.ResourceType;
@@ -60,7 +60,7 @@ final class WatchThroughput {
         impls.put("floor B: client-java Watch", WatchThroughput::floorWatch);
         impls.put("peer: SharedIndexInformer", WatchThroughput::informer);
         impls.put("ours: Watcher → store", WatchThroughput::ours);
-        impls.put("ours: Watcher → store → ReconcileLoop", WatchThroughput::oursWithController);
+        impls.put("ours: Watcher → store → Reconciler", WatchThroughput::oursWithController);
         impls.put("ours: Watcher → store → a consumer that reads every object once", WatchThroughput::oursReadingObjects);
         String only = System.getProperty("bench.only");
         if (only != null) {
@@ -137,7 +137,7 @@ final class WatchThroughput {
         table.note(String.format("the reading row: a listener after the store takes every event's object and reads the "
                 + "size of its data, so decoding cannot leave the measurement; goal ≥ 1.0× floor B: %s (%.2f×)",
                 reading >= floorB ? "met" : "MISSED", reading / floorB));
-        table.note("the controller row: a ReconcileLoop with a no-op reconciler (default concurrency) on the watcher; "
+        table.note("the controller row: a Reconciler with a no-op reconciler (default concurrency) on the watcher; "
                 + "timed until the last event has been enqueued, while its workers reconcile");
         table.note("allocated/event = bytes allocated by all threads (the replaying server's included, from "
                 + "HotSpot's per-thread counters) until the last event, per event; it does not drift with load");
@@ -251,7 +251,7 @@ final class WatchThroughput {
         Counter counter = new Counter(n);
         Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(Clients.apiClient(server.url()),
                 ResourceType.of(V1ConfigMap.class)).build();
-        ReconcileLoop<V1ConfigMap> controller = ReconcileLoop.builder("throughput", watcher,
+        Reconciler<V1ConfigMap> controller = Reconciler.builder("throughput", watcher,
                 (V1ConfigMap object, ReconcileContext context) -> ReconcileResult.done()).build();
         try {
             controller.start();

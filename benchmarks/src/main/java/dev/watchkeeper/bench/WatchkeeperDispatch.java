@@ -1,6 +1,6 @@
 package dev.watchkeeper.bench;
 
-import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
@@ -10,16 +10,16 @@ import dev.watchkeeper.internal.watch.Watcher;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 
-/** Ours under the dispatch scenario: a {@link Watcher} on the synthetic API and a {@link ReconcileLoop} with 8 workers. */
+/** Ours under the dispatch scenario: a {@link Watcher} on the synthetic API and a {@link Reconciler} with 8 workers. */
 final class WatchkeeperDispatch extends DispatchTarget {
 
     private final Watcher<V1ConfigMap> watcher;
-    private final ReconcileLoop<V1ConfigMap> reconciler;
+    private final Reconciler<V1ConfigMap> reconciler;
 
     WatchkeeperDispatch(int keys, int workers) {
         super(keys);
         this.watcher = Watcher.builder(api, ResourceType.of(V1ConfigMap.class)).build();
-        this.reconciler = ReconcileLoop.builder("dispatch", watcher, (V1ConfigMap object, ReconcileContext context) -> {
+        this.reconciler = Reconciler.builder("dispatch", watcher, (V1ConfigMap object, ReconcileContext context) -> {
             probe.reconcile(SyntheticWatchApi.index(object.getMetadata().getName()));
             return ReconcileResult.done();
         }).settings(ReconcilerSettings.defaults().withConcurrency(workers)).build();
@@ -27,12 +27,12 @@ final class WatchkeeperDispatch extends DispatchTarget {
 
     @Override
     String name() {
-        return "ours: ReconcileLoop";
+        return "ours: Reconciler";
     }
 
     @Override
     String updatePath() {
-        return "our Watcher → store → ReconcileLoop's WorkQueue";
+        return "our Watcher → store → Reconciler's WorkQueue";
     }
 
     @Override

@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * {@code metadata.deletionTimestamp} set) until the cleanup has succeeded and removed it.
  *
  * <pre>{@code
- * ReconcileLoop.builder("buckets", buckets, reconciler)
+ * Reconciler.builder("buckets", buckets, reconciler)
  *         .finalizer(new Finalizer<>("example.com/bucket-cleanup", (bucket, context) -> storage.delete(bucket)))
  *         .apiClient(client)
  *         .build();

@@ -1,7 +1,7 @@
 package dev.watchkeeper.autoconfigure.endpoint;
 
 import dev.watchkeeper.internal.leader.LeaderElector;
-import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.internal.shard.ShardCoordinator;
 import dev.watchkeeper.internal.watch.Watcher;
@@ -52,7 +52,7 @@ public class WatchkeeperEndpoint {
                 .sorted(Comparator.comparing(Watcher::name))
                 .map(WatcherDescriptor::of).toList();
         List<ReconcilerDescriptor> reconcilers = registry.reconcilers().stream()
-                .sorted(Comparator.comparing(ReconcileLoop::name))
+                .sorted(Comparator.comparing(Reconciler::name))
                 .map(reconciler -> ReconcilerDescriptor.of(reconciler.snapshot())).toList();
         return new WatchkeeperDescriptor(watchers, reconcilers, elector == null ? LeaderElectionDescriptor.DISABLED
                 : LeaderElectionDescriptor.of(elector.snapshot()),
@@ -81,7 +81,7 @@ public class WatchkeeperEndpoint {
             watcher.get().retryNow();
             return new WebEndpointResponse<>(new RetryDescriptor(name, "watcher", "backoff reset; retrying now"));
         }
-        Optional<ReconcileLoop<?>> reconciler = registry.reconciler(name);
+        Optional<Reconciler<?>> reconciler = registry.reconciler(name);
         if (reconciler.isPresent()) {
             int failing = reconciler.get().snapshot().failingKeysTotal();
             reconciler.get().retryFailingNow();

@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure.metrics;
 
-import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.internal.shard.ShardCoordinator;
 import dev.watchkeeper.internal.shard.Slots;
@@ -115,16 +115,16 @@ public class WatchkeeperMetrics implements SmartLifecycle {
                 .tag("watcher", watcher).tag("type", type).register(meters);
     }
 
-    private void bind(ReconcileLoop<?> reconciler) {
+    private void bind(Reconciler<?> reconciler) {
         String name = reconciler.name();
-        Gauge.builder("watchkeeper.reconcile.queue.depth", reconciler, ReconcileLoop::queueDepth)
+        Gauge.builder("watchkeeper.reconcile.queue.depth", reconciler, Reconciler::queueDepth)
                 .description("Keys waiting to be reconciled").tag("reconciler", name).register(meters);
         FunctionCounter.builder("watchkeeper.reconcile.retries", reconciler, c -> c.counts().retries())
                 .description("Reconciles that retried an error").tag("reconciler", name).register(meters);
         FunctionCounter.builder("watchkeeper.reconcile.cleanups", reconciler, c -> c.counts().cleanups())
                 .description("Cleanups that succeeded and removed the reconciler's finalizer").tag("reconciler", name)
                 .register(meters);
-        Gauge.builder("watchkeeper.reconcile.failing.keys", reconciler, ReconcileLoop::failingKeys)
+        Gauge.builder("watchkeeper.reconcile.failing.keys", reconciler, Reconciler::failingKeys)
                 .description("Keys whose latest reconcile failed").tag("reconciler", name).register(meters);
     }
 

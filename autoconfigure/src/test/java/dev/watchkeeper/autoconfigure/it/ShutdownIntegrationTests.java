@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.annotation.WatchListener;
-import dev.watchkeeper.internal.reconcile.ReconcileLoop;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import dev.watchkeeper.watch.WatchEvent;
@@ -71,7 +70,7 @@ class ShutdownIntegrationTests {
             assertThat(w.snapshot().phase()).isEqualTo(WatcherPhase.STOPPED);
             assertThat(w.isRunning()).isFalse();
         });
-        assertThat(registry.reconcilers()).noneMatch(ReconcileLoop::isRunning);
+        assertThat(registry.reconcilers()).noneMatch(dev.watchkeeper.internal.reconcile.Reconciler::isRunning);
         assertThat(client.getHttpClient().dispatcher().runningCallsCount()).isZero();
         // The server notices a client that went away when a write fails: two events for each watch.
         for (int i = 0; i < 2; i++) {

@@ -26,7 +26,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The slots a sharded {@link ReconcileLoop} reconciles now, and the reconciles running in them (docs/sharding.md).
+ * The slots a sharded {@link Reconciler} reconciles now, and the reconciles running in them (docs/sharding.md).
  * A worker asks {@link #admit} before each reconcile: the key's object is looked up in the primary stores without
  * decoding, and its uid's slot must be active, or the key is dropped and forgotten. {@link #narrow} gives slots up
  * and drains their running reconciles, interrupting them after the grace; {@link #widen} takes slots up and queues
@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  */
 final class ActiveSlots<T extends KubernetesObject> {
 
-    private static final Logger log = LoggerFactory.getLogger(ReconcileLoop.class);
+    private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
 
     /** A reconcile admitted for the object {@code uid} in {@code slot}, running on {@code thread}. */
     static final class Admitted {

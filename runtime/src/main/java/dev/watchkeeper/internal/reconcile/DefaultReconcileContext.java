@@ -22,7 +22,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link ReconcileContext} a {@link ReconcileLoop} hands to each reconcile. Events are core/v1 Events written
+ * The {@link ReconcileContext} a {@link Reconciler} hands to each reconcile. Events are core/v1 Events written
  * through {@link CoreV1Api}, reported by {@code watchkeeper/<reconciler>}.
  *
  * <pre>{@code

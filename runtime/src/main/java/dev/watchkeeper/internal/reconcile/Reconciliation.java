@@ -18,12 +18,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One reconcile of a key and what follows from its outcome: a requeue, a retry or a recorded failure on the
- * {@link ReconcileQueue}, the counts, and the listeners (docs/semantics.md §10). A {@link ReconcileLoop}'s workers
+ * {@link ReconcileQueue}, the counts, and the listeners (docs/semantics.md §10). A {@link Reconciler}'s workers
  * call {@link #run} for the keys they take.
  */
 final class Reconciliation<T extends KubernetesObject> {
 
-    private static final Logger log = LoggerFactory.getLogger(ReconcileLoop.class);
+    private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
 
     private final ReconcileScope<T> scope;
     private final String name;

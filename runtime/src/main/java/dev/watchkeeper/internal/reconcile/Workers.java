@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Workers {
 
-    private static final Logger log = LoggerFactory.getLogger(ReconcileLoop.class);
+    private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
 
     /** The key one worker is reconciling, {@code null} between reconciles. */
     private static final class CurrentKey {

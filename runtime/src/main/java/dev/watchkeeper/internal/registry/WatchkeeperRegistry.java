@@ -6,8 +6,8 @@ import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.registry.WatchkeeperState;
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.leader.LeadershipListener;
-import dev.watchkeeper.internal.reconcile.ReconcileLoop;
-import dev.watchkeeper.internal.reconcile.ReconcileLoopBuilder;
+import dev.watchkeeper.internal.reconcile.Reconciler;
+import dev.watchkeeper.internal.reconcile.ReconcilerBuilder;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.internal.reconcile.OwnerReferenceMapper;
@@ -43,7 +43,7 @@ import org.springframework.context.SmartLifecycle;
  * WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(apiClient));
  * registry.registerReconciler(declaration);
  * registry.start();                       // watchers, then reconcilers
- * registry.reconciler("mirror").map(ReconcileLoop::snapshot);
+ * registry.reconciler("mirror").map(Reconciler::snapshot);
  * registry.stop();                        // reconcilers (with their grace), then watchers
  * }</pre>
  *
@@ -64,12 +64,12 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
     private static final Logger log = LoggerFactory.getLogger(WatchkeeperRegistry.class);
 
     private final RegistryServices services;
-    private final Map<String, ReconcileLoop<?>> reconcilers = new LinkedHashMap<>();
+    private final Map<String, Reconciler<?>> reconcilers = new LinkedHashMap<>();
     private final WatcherTable table;
     private final List<Watcher<?>> started = new ArrayList<>();
     private final LeaderElector elector;
     /** The reconcilers again, for the elector's thread, which must not wait for the registry's lock. */
-    private final List<ReconcileLoop<?>> leaderOnly = new CopyOnWriteArrayList<>();
+    private final List<Reconciler<?>> leaderOnly = new CopyOnWriteArrayList<>();
     /** With sharding, every reconciler reconciles this replica's share only (docs/sharding.md); else {@code null}. */
     private final ShardCoordinator coordinator;
     private volatile boolean running;
@@ -113,14 +113,14 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
             elector.addListener(new LeadershipListener() {
                 @Override
                 public void onStartedLeading() {
-                    leaderOnly.forEach(ReconcileLoop::resume);
+                    leaderOnly.forEach(Reconciler::resume);
                 }
 
                 @Override
                 public void onStoppedLeading() {
                     // Suspend them all first, so their waits run at the same time and end before another
                     // replica can hold the Lease.
-                    leaderOnly.forEach(ReconcileLoop::suspend);
+                    leaderOnly.forEach(Reconciler::suspend);
                     long deadline = System.nanoTime() + elector.settings().lossGrace().toNanos();
                     leaderOnly.forEach(loop ->
                             loop.awaitSuspended(Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
@@ -135,7 +135,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
     }
 
     /** Every reconciler, in the order they were registered. */
-    public synchronized Collection<ReconcileLoop<?>> reconcilers() {
+    public synchronized Collection<Reconciler<?>> reconcilers() {
         return List.copyOf(reconcilers.values());
     }
 
@@ -165,7 +165,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
     }
 
 
-    public synchronized Optional<ReconcileLoop<?>> reconciler(String name) {
+    public synchronized Optional<Reconciler<?>> reconciler(String name) {
         return Optional.ofNullable(reconcilers.get(name));
     }
 
@@ -181,12 +181,12 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
 
     @Override
     public List<ReconcilerSnapshot> reconcilerSnapshots() {
-        return reconcilers().stream().map(ReconcileLoop::snapshot).toList();
+        return reconcilers().stream().map(Reconciler::snapshot).toList();
     }
 
     @Override
     public Optional<ReconcilerSnapshot> reconcilerSnapshot(String name) {
-        return reconciler(name).map(ReconcileLoop::snapshot);
+        return reconciler(name).map(Reconciler::snapshot);
     }
 
     public RegistryServices services() {
@@ -217,7 +217,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
      *
      * @throws IllegalStateException when a name clashes
      */
-    public synchronized <T extends KubernetesObject> ReconcileLoop<T> registerReconciler(
+    public synchronized <T extends KubernetesObject> Reconciler<T> registerReconciler(
             ReconcilerDeclaration<T> declaration) {
         String name = declaration.name();
         table.claim(name, "reconciler " + name + " (" + declaration.source() + ")");
@@ -234,7 +234,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
         if (settings.triggers().contains(Trigger.ALL) && !declaration.triggers().contains(Trigger.ALL)) {
             settings = settings.withTriggers(declaration.triggers()); // settings that set triggers win
         }
-        ReconcileLoopBuilder<T> builder = ReconcileLoop.builder(name, primary, declaration.reconciler())
+        ReconcilerBuilder<T> builder = Reconciler.builder(name, primary, declaration.reconciler())
                 .settings(settings)
                 .filter(declaration.filter())
                 .finalizer(declaration.finalizer())
@@ -248,7 +248,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
         if (sharded) {
             builder.sharded();
         }
-        ReconcileLoop<T> reconciler = builder.build();
+        Reconciler<T> reconciler = builder.build();
         if (sharded) {
             coordinator.addParticipant(reconciler.participant(slots -> shardedWatchers.forEach(w -> w.reshard(slots))));
         }
@@ -264,7 +264,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
      * objects whose controller owner is in this replica's share, and joins the list. A secondary with a mapper of its
      * own is watched whole: only the mapper knows which primaries its objects belong to.
      */
-    private <T extends KubernetesObject, S extends KubernetesObject> void addSecondary(ReconcileLoopBuilder<T> builder,
+    private <T extends KubernetesObject, S extends KubernetesObject> void addSecondary(ReconcilerBuilder<T> builder,
             WatcherGroup<T> primary, SecondaryDeclaration<S> declaration, List<String> namespaces,
             List<Watcher<?>> shardedWatchers) {
         boolean owned = declaration.mapper() == null;
@@ -315,7 +315,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
         }
     }
 
-    private void startReconciler(ReconcileLoop<?> reconciler) {
+    private void startReconciler(Reconciler<?> reconciler) {
         if (elector == null) {
             reconciler.start();
             return;
@@ -339,7 +339,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
             coordinator.close(); // first: the others take this replica's share while its reconcilers finish
         }
         // Stop them all first, so their graces run at the same time rather than one after another.
-        reconcilers.values().forEach(ReconcileLoop::stop);
+        reconcilers.values().forEach(Reconciler::stop);
         reconcilers.values().forEach(reconciler -> reconciler.close(reconciler.settings().shutdownGrace()));
         if (elector != null) {
             elector.close(); // after the reconcilers: the Lease is renewed while they finish, then released

@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.internal.reconcile.ReconcileLoop;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.SecondaryMapper;
@@ -71,8 +70,10 @@ class ReconcilerAnnotationTest {
         start(ConfigMapReconciler.class);
 
         WatchkeeperRegistry registry = context.getBean(WatchkeeperRegistry.class);
-        assertThat(registry.reconcilers()).extracting(ReconcileLoop::name).containsExactly("configMaps-reconcile");
-        ReconcileLoop<?> controller = registry.reconciler("configMaps-reconcile").orElseThrow();
+        assertThat(registry.reconcilers()).extracting(dev.watchkeeper.internal.reconcile.Reconciler::name)
+                .containsExactly("configMaps-reconcile");
+        dev.watchkeeper.internal.reconcile.Reconciler<?> controller = registry.reconciler("configMaps-reconcile")
+                .orElseThrow();
         assertThat(controller.primary().members()).singleElement()
                 .satisfies(watcher -> assertThat(watcher.scope().namespace()).isEqualTo("team-a"));
         assertThat(controller.primary().name()).isEqualTo("configmaps@team-a");

@@ -50,7 +50,7 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(10)
 class FinalizerTest {
 
-    static final ResourceType<V1ConfigMap> CONFIG_MAPS = ReconcileLoopTest.CONFIG_MAPS;
+    static final ResourceType<V1ConfigMap> CONFIG_MAPS = ReconcilerTest.CONFIG_MAPS;
     static final String FINALIZER = "test.watchkeeper.dev/cleanup";
 
     @BeforeAll
@@ -65,7 +65,7 @@ class FinalizerTest {
     private final List<ReconcileOutcome> outcomes = new CopyOnWriteArrayList<>();
     private final List<String> reconciled = new CopyOnWriteArrayList<>();
     private final List<String> cleanedUp = new CopyOnWriteArrayList<>();
-    private ReconcileLoop<V1ConfigMap> reconciler;
+    private Reconciler<V1ConfigMap> reconciler;
 
     @AfterEach
     void closeEverything() {
@@ -178,7 +178,7 @@ class FinalizerTest {
     @Test
     void withAGenerationFilterTheStartOfADeletionStillReachesTheCleanup() {
         server.given(withFinalizers(configMap("a", "1"), FINALIZER));
-        reconciler = ReconcileLoop.builder("test", configMaps, this::reconcile)
+        reconciler = Reconciler.builder("test", configMaps, this::reconcile)
                 .settings(ReconcilerSettings.defaults().withTriggers(Trigger.GENERATION))
                 .finalizer(new Finalizer<>(FINALIZER, cleanupFailingTimes(0)))
                 .apiClient(server.client()).timeSource(time).listener(outcomes::add).build();
@@ -194,7 +194,7 @@ class FinalizerTest {
     // ---- set-up
 
     private void start(CleanupFunction<V1ConfigMap> cleanup) {
-        reconciler = ReconcileLoop.builder("test", configMaps, this::reconcile)
+        reconciler = Reconciler.builder("test", configMaps, this::reconcile)
                 .finalizer(new Finalizer<>(FINALIZER, cleanup))
                 .apiClient(server.client())
                 .timeSource(time)

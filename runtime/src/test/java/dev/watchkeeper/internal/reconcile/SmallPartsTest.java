@@ -206,7 +206,7 @@ class SmallPartsTest {
         Watcher<V1ConfigMap> watcher = Watcher.builder(new FakeWatchApi<>(type).listing(configMap("a", "1")), type)
                 .build();
         AtomicInteger reconciles = new AtomicInteger();
-        ReconcileLoop<V1ConfigMap> reconciler = ReconcileLoop.builder("resync", watcher, (object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = Reconciler.builder("resync", watcher, (object, context) -> {
             reconciles.incrementAndGet();
             return ReconcileResult.done();
         }).settings(ReconcilerSettings.defaults().withResyncPeriod(Duration.ofMillis(20))).build();

@@ -40,7 +40,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(10)
 class UserCodeErrorsTest {
 
-    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = ReconcileLoopTest.CONFIG_MAPS;
+    private static final ResourceType<V1ConfigMap> CONFIG_MAPS = ReconcilerTest.CONFIG_MAPS;
 
     /** The errors that reach threads' uncaught-exception handlers, by thread name. */
     private final Map<String, Throwable> uncaught = new ConcurrentHashMap<>();
@@ -139,7 +139,7 @@ class UserCodeErrorsTest {
     @ValueSource(strings = {"AssertionError", "StackOverflowError"})
     void aReconcilerThatThrowsANonFatalErrorIsRetriedWithItsBackoff(String error) {
         AtomicInteger attempts = new AtomicInteger();
-        ReconcileLoop<V1ConfigMap> reconciler = start((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start((object, context) -> {
             if (attempts.incrementAndGet() <= 2) {
                 throw error(error);
             }
@@ -157,7 +157,7 @@ class UserCodeErrorsTest {
     @Test
     void aReconcilerThatThrowsAFatalErrorStopsAndNamesIt() {
         AtomicInteger reconciles = new AtomicInteger();
-        ReconcileLoop<V1ConfigMap> reconciler = start((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start((object, context) -> {
             reconciles.incrementAndGet();
             throw new OutOfMemoryError("simulated");
         });
@@ -177,9 +177,9 @@ class UserCodeErrorsTest {
         assertThat(watcher.snapshot().phase()).as("the watcher goes on").isEqualTo(WatcherPhase.WATCHING);
     }
 
-    private ReconcileLoop<V1ConfigMap> start(ReconcileFunction<V1ConfigMap> reconcile) {
+    private Reconciler<V1ConfigMap> start(ReconcileFunction<V1ConfigMap> reconcile) {
         api.listing(configMap("a", "1"));
-        ReconcileLoop<V1ConfigMap> reconciler = ReconcileLoop.builder("test", watcher, reconcile)
+        Reconciler<V1ConfigMap> reconciler = Reconciler.builder("test", watcher, reconcile)
                 .threadFactory(threads).build();
         closing.add(() -> reconciler.close(Duration.ofSeconds(1)));
         watcher.start();

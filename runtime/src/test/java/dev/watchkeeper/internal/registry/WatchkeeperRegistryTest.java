@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.internal.store.IndexStats;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcileResult;
@@ -184,7 +184,7 @@ class WatchkeeperRegistryTest {
     void startsWatchersThenControllersAndStopsEverything() {
         fakes.api(CONFIG_MAPS).listing(configMap("a", "1"));
         List<String> reconciled = new CopyOnWriteArrayList<>();
-        ReconcileLoop<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("mirror",
+        Reconciler<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("mirror",
                 WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
                 (object, context) -> {
                     reconciled.add(object.getMetadata().getName());
@@ -218,7 +218,7 @@ class WatchkeeperRegistryTest {
                     }
                 }, null, null, null), fakes);
 
-        ReconcileLoop<V1ConfigMap> reconciler = tuned.registerReconciler(new ReconcilerDeclaration<>("x",
+        Reconciler<V1ConfigMap> reconciler = tuned.registerReconciler(new ReconcilerDeclaration<>("x",
                 WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
                 (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.GENERATION), null, "test"));
 
@@ -228,7 +228,7 @@ class WatchkeeperRegistryTest {
 
     @Test
     void aDeclaredDebounceReachesTheReconcilersSettings() {
-        ReconcileLoop<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("debounced",
+        Reconciler<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("debounced",
                 WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
                 (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null, "test",
                 Duration.ofSeconds(2), List.of(), null));

@@ -3,7 +3,7 @@ package dev.watchkeeper.test.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.Trigger;
@@ -40,7 +40,7 @@ class DebounceOnInMemoryServerTest extends InMemoryServerTest {
         WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(server.apiClient()));
         List<Reconciled> reconciled = new CopyOnWriteArrayList<>();
         try {
-            ReconcileLoop<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("burst",
+            Reconciler<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("burst",
                     WatcherDeclaration.of(V1ConfigMap.class).namespace("default"), List.of(), (configMap, context) -> {
                         reconciled.add(new Reconciled(configMap.getMetadata().getResourceVersion(),
                                 System.nanoTime()));
@@ -71,7 +71,7 @@ class DebounceOnInMemoryServerTest extends InMemoryServerTest {
     }
 
     /** Nothing queued, scheduled or running, and the store holds the last version: no reconcile is left to come. */
-    private static boolean idle(ReconcileLoop<V1ConfigMap> reconciler, String lastVersion) {
+    private static boolean idle(Reconciler<V1ConfigMap> reconciler, String lastVersion) {
         ReconcilerSnapshot snapshot = reconciler.snapshot();
         return snapshot.queueDepth() == 0 && snapshot.scheduled() == 0 && snapshot.inFlight() == 0
                 && reconciler.primary().store().get(new ObjectKey("default", "burst"))

@@ -3,7 +3,7 @@ package dev.watchkeeper.test.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
@@ -81,7 +81,7 @@ class ControlPlaneChaosTest {
         TlsFaultProxy proxy = new TlsFaultProxy(certificate, plane.apiClient().getHttpClient(),
                 plane.apiClient().getBasePath());
         Watcher<V1ConfigMap> watcher = null;
-        ReconcileLoop<V1ConfigMap> loop = null;
+        Reconciler<V1ConfigMap> loop = null;
         ReconcileLog log = new ReconcileLog(seed);
         long bound;
         try {
@@ -92,7 +92,7 @@ class ControlPlaneChaosTest {
                     .backOff(BACK_OFF)
                     .build();
             watcher.addListener(log);
-            loop = ReconcileLoop.builder("chaos", watcher, log)
+            loop = Reconciler.builder("chaos", watcher, log)
                     .settings(ReconcilerSettings.defaults().withConcurrency(4)).build();
             long started = System.nanoTime();
             watcher.start();

@@ -3,7 +3,7 @@ package dev.watchkeeper.test.chaos;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.internal.watch.Watcher;
@@ -26,7 +26,7 @@ final class EndState {
      * The end state of a seed: the store equal to the server's objects, every live object reconciled at its final
      * version with none of the faults {@link #assertReconciled} looks for, and the watcher watching.
      */
-    static void assertConverged(Watcher<V1ConfigMap> watcher, ReconcileLoop<V1ConfigMap> loop, ReconcileLog log,
+    static void assertConverged(Watcher<V1ConfigMap> watcher, Reconciler<V1ConfigMap> loop, ReconcileLog log,
             Supplier<List<V1ConfigMap>> server, Duration wait) {
         Map<ObjectKey, Long> live = awaitStoreEqualsServer(watcher, server, wait);
         assertReconciled(loop, log, live, wait);
@@ -46,7 +46,7 @@ final class EndState {
      * checks that no reconcile overlapped another of its key, none went back to an older version, none was handed an
      * object after the watcher had delivered its deletion, and none happens any more.
      */
-    private static void assertReconciled(ReconcileLoop<V1ConfigMap> loop, ReconcileLog log, Map<ObjectKey, Long> live,
+    private static void assertReconciled(Reconciler<V1ConfigMap> loop, ReconcileLog log, Map<ObjectKey, Long> live,
             Duration wait) {
         await("every live object reconciled at its final resourceVersion").atMost(wait)
                 .pollInterval(Duration.ofMillis(20)).untilAsserted(() -> {
@@ -67,7 +67,7 @@ final class EndState {
      * queued key of a deleted object, say) is taken before it from the FIFO and finished before the controller is
      * quiet, so it shows up in the log as an entry other than the marker's.
      */
-    private static void assertNoReconcileAfterSettling(ReconcileLoop<V1ConfigMap> loop, ReconcileLog log,
+    private static void assertNoReconcileAfterSettling(Reconciler<V1ConfigMap> loop, ReconcileLog log,
             Map<ObjectKey, Long> live, Duration wait) {
         assertThat(live).as("live objects at the end of the history").isNotEmpty();
         Map.Entry<ObjectKey, Long> marker = live.entrySet().iterator().next();
@@ -83,7 +83,7 @@ final class EndState {
     }
 
     /** Nothing due, nothing scheduled (the periodic resync aside), nothing running. */
-    private static void assertQuiet(ReconcileLoop<V1ConfigMap> loop, ReconcileLog log) {
+    private static void assertQuiet(Reconciler<V1ConfigMap> loop, ReconcileLog log) {
         ReconcilerSnapshot snapshot = loop.snapshot();
         assertThat(snapshot.queueDepth()).as("keys due").isZero();
         assertThat(snapshot.scheduled()).as("keys scheduled").isZero();

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.backoff.TimeSource;
-import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.LabelSelector;
@@ -77,7 +77,7 @@ class InMemoryChaosTest {
         ReconcileLog log = new ReconcileLog(seed);
         watcher.addListener(log);
         // Real time for the controller: its idle queue would otherwise wait a virtual year at once.
-        ReconcileLoop<V1ConfigMap> loop = ReconcileLoop.builder("chaos", watcher, log)
+        Reconciler<V1ConfigMap> loop = Reconciler.builder("chaos", watcher, log)
                 .settings(ReconcilerSettings.defaults().withConcurrency(4))
                 .timeSource(TimeSource.system())
                 .build();

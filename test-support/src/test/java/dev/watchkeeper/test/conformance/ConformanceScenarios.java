@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.Finalizer;
-import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.reconcile.ReconcileOutcome;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.Trigger;
@@ -634,7 +634,7 @@ abstract class ConformanceScenarios {
         WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(server().apiClient()));
         List<String> reconciled = new CopyOnWriteArrayList<>();
         try {
-            ReconcileLoop<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>(
+            Reconciler<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>(
                     "namespace-set", WatcherDeclaration.of(V1ConfigMap.class), List.of(), (configMap, context) -> {
                         reconciled.add(ObjectKey.of(configMap).toString());
                         return ReconcileResult.done();
@@ -710,7 +710,7 @@ abstract class ConformanceScenarios {
     void aFinalizerIsAddedBeforeTheFirstReconcileAndRemovedOnceItsCleanupSucceeds() throws Exception {
         CustomResources gadgets = new CustomResources(server().apiClient(), "gadgets", "Gadget");
         gadgets.define();
-        ReconcileLoop<DynamicKubernetesObject> loop = null;
+        Reconciler<DynamicKubernetesObject> loop = null;
         try {
             String finalizer = "conformance.watchkeeper.dev/cleanup";
             Watcher<DynamicKubernetesObject> watcher = start(gadgets.type(), new RequestLog(), new EventRecorder<>(),
@@ -719,7 +719,7 @@ abstract class ConformanceScenarios {
             List<String> reconciled = new CopyOnWriteArrayList<>();
             List<ReconcileOutcome> cleanups = new CopyOnWriteArrayList<>();
             AtomicInteger cleanupCalls = new AtomicInteger();
-            loop = ReconcileLoop.<DynamicKubernetesObject>builder("gadgets", watcher, (gadget, context) -> {
+            loop = Reconciler.<DynamicKubernetesObject>builder("gadgets", watcher, (gadget, context) -> {
                         reconciled.add(String.valueOf(gadget.getMetadata().getFinalizers()));
                         return ReconcileResult.done();
                     })

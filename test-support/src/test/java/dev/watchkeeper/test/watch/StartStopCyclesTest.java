@@ -3,7 +3,7 @@ package dev.watchkeeper.test.watch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import dev.watchkeeper.internal.reconcile.ReconcileLoop;
+import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.WatchScope;
@@ -70,7 +70,7 @@ class StartStopCyclesTest {
         AtomicInteger reconciled = new AtomicInteger();
         Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(client, ResourceType.of(V1ConfigMap.class))
                 .scope(WatchScope.namespace("default")).build();
-        ReconcileLoop<V1ConfigMap> loop = ReconcileLoop.builder("cycle", watcher, (object, context) -> {
+        Reconciler<V1ConfigMap> loop = Reconciler.builder("cycle", watcher, (object, context) -> {
             reconciled.incrementAndGet();
             return ReconcileResult.done();
         }).build();

@@ -50,7 +50,7 @@ import org.junit.jupiter.api.Timeout;
 import org.slf4j.LoggerFactory;
 
 @Timeout(10)
-class ReconcileLoopTest {
+class ReconcilerTest {
 
     @BeforeAll
     static void pollQuickly() {
@@ -63,7 +63,7 @@ class ReconcileLoopTest {
     private final FakeWatchApi<V1ConfigMap> configMapApi = new FakeWatchApi<>(CONFIG_MAPS);
     private final Watcher<V1ConfigMap> configMaps = Watcher.builder(configMapApi, CONFIG_MAPS).build();
     private final List<Watcher<?>> watchers = new ArrayList<>(List.of(configMaps));
-    private final List<ReconcileLoop<?>> reconcilers = new ArrayList<>();
+    private final List<Reconciler<?>> reconcilers = new ArrayList<>();
     private final List<ReconcileOutcome> outcomes = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicInteger> reconcileCounts = new ConcurrentHashMap<>();
 
@@ -130,7 +130,7 @@ class ReconcileLoopTest {
         ManualTime time = new ManualTime();
         Instant t0 = time.clock().instant();
         configMapApi.listing(configMap("a", "1"), configMap("b", "1"));
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder(counting(ReconcileResult.done())).timeSource(time)
+        Reconciler<V1ConfigMap> reconciler = start(builder(counting(ReconcileResult.done())).timeSource(time)
                 .settings(ReconcilerSettings.defaults().withResyncPeriod(Duration.ofMinutes(10)))
                 .resyncJitter(() -> 0.0));
         await().until(() -> counts().equals(Map.of("a", 1, "b", 1)));
@@ -147,7 +147,7 @@ class ReconcileLoopTest {
 
     @Test
     void theSnapshotShowsThePerObjectBackoff() {
-        ReconcileLoop<V1ConfigMap> reconciler = builder(counting(ReconcileResult.done())).build();
+        Reconciler<V1ConfigMap> reconciler = builder(counting(ReconcileResult.done())).build();
 
         assertThat(reconciler.snapshot().backOff()).isEqualTo(new ReconcilerSnapshot.BackOff("exponential-jitter",
                 Duration.ofMillis(5), Duration.ofSeconds(1000), 2.0, 0.0));
@@ -195,7 +195,7 @@ class ReconcileLoopTest {
     @Test
     void aTerminalErrorIsNotRetriedUntilTheResourceVersionChanges() {
         configMapApi.listing(configMap("a", "1"), configMap("marker", "1"));
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             count(object);
             if (object.getMetadata().getName().equals("a") && object.getMetadata().getResourceVersion().equals("1")) {
                 throw new TerminalReconcileException("spec is invalid");
@@ -263,7 +263,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"));
         FakeWatchApi<V1Secret> secretApi = new FakeWatchApi<>(SECRETS).holdList();
         Watcher<V1Secret> secrets = watch(secretApi, SECRETS);
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder(counting(ReconcileResult.done())).owns(secrets));
+        Reconciler<V1ConfigMap> reconciler = start(builder(counting(ReconcileResult.done())).owns(secrets));
 
         assertThat(configMaps.store().awaitReady(Duration.ofSeconds(5))).isTrue();
         assertThat(reconciler.snapshot().ready()).isFalse();
@@ -293,7 +293,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"), configMap("failing", "1"));
         FakeWatchApi<V1Secret> secretApi = new FakeWatchApi<>(SECRETS).listing(secretOwnedBy("s1", "a", true));
         Watcher<V1Secret> secrets = watch(secretApi, SECRETS);
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             count(object);
             if (object.getMetadata().getName().equals("failing")) {
                 throw new IllegalStateException("boom");
@@ -346,7 +346,7 @@ class ReconcileLoopTest {
     @Test
     void aDeletedPrimaryIsNotReconciledAndItsFailureIsForgotten() {
         configMapApi.listing(configMap("a", "1"), configMap("marker", "1"));
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             count(object);
             if (object.getMetadata().getName().equals("a")) {
                 throw new TerminalReconcileException("never");
@@ -368,7 +368,7 @@ class ReconcileLoopTest {
     void retryFailingNowRetriesAtOnce() {
         configMapApi.listing(configMap("a", "1"));
         AtomicInteger calls = new AtomicInteger();
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             if (calls.incrementAndGet() == 1) {
                 throw new TerminalReconcileException("first time");
             }
@@ -409,7 +409,7 @@ class ReconcileLoopTest {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch never = new CountDownLatch(1);
         AtomicInteger interrupted = new AtomicInteger();
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             started.countDown();
             try {
                 never.await();
@@ -435,7 +435,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"));
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch finish = new CountDownLatch(1);
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             started.countDown();
             finish.await();
             count(object);
@@ -458,7 +458,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"));
         List<String> reconciled = new CopyOnWriteArrayList<>();
         Instant t0 = time.clock().instant();
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             reconciled.add(object.getMetadata().getResourceVersion() + " at "
                     + Duration.between(t0, time.clock().instant()).toMillis() + "ms");
             return ReconcileResult.done();
@@ -493,7 +493,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "0"));
         List<Long> startedAt = new CopyOnWriteArrayList<>();
         Instant t0 = time.clock().instant();
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             startedAt.add(Duration.between(t0, time.clock().instant()).toMillis());
             return ReconcileResult.done();
         }).timeSource(time).settings(ReconcilerSettings.defaults().withDebounce(Duration.ofSeconds(1))));
@@ -519,7 +519,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"));
         List<Long> startedAt = new CopyOnWriteArrayList<>();
         Instant t0 = time.clock().instant();
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             startedAt.add(Duration.between(t0, time.clock().instant()).toMillis());
             if (startedAt.size() == 1) {
                 return ReconcileResult.requeueAfter(Duration.ofMillis(200));
@@ -544,7 +544,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"), configMap("b", "1"), configMap("c", "1"), configMap("d", "1"));
         CountDownLatch firstStarted = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder(firstWaitsFor(firstStarted, release))
+        Reconciler<V1ConfigMap> reconciler = start(builder(firstWaitsFor(firstStarted, release))
                 .settings(ReconcilerSettings.defaults().withShutdownDrain(true)));
         assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(reconciler.snapshot().queueDepth()).isEqualTo(3);
@@ -566,7 +566,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"), configMap("b", "1"), configMap("c", "1"), configMap("d", "1"));
         CountDownLatch firstStarted = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder(firstWaitsFor(firstStarted, release)));
+        Reconciler<V1ConfigMap> reconciler = start(builder(firstWaitsFor(firstStarted, release)));
         assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue();
 
         Thread closer = new Thread(() -> reconciler.close(Duration.ofSeconds(5)));
@@ -584,7 +584,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"), configMap("b", "1"), configMap("c", "1"));
         CountDownLatch firstStarted = new CountDownLatch(1);
         AtomicInteger interrupted = new AtomicInteger();
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             count(object);
             firstStarted.countDown();
             try {
@@ -610,7 +610,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"));
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             started.countDown();
             while (true) {
                 try {
@@ -623,7 +623,7 @@ class ReconcileLoopTest {
             }
         }));
         assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
-        Logger loopLog = (Logger) LoggerFactory.getLogger(ReconcileLoop.class);
+        Logger loopLog = (Logger) LoggerFactory.getLogger(Reconciler.class);
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
         logged.start();
         loopLog.addAppender(logged);
@@ -654,7 +654,7 @@ class ReconcileLoopTest {
         Instant t0 = time.clock().instant();
         List<Long> retryStarts = new CopyOnWriteArrayList<>();
         AtomicInteger firstAttempts = new AtomicInteger();
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             if (context.attempt() == 1) {
                 firstAttempts.incrementAndGet();
             } else {
@@ -692,7 +692,7 @@ class ReconcileLoopTest {
     @Test
     void withoutARateLimitTheSnapshotShowsNone() {
         configMapApi.listing(configMap("a", "1"));
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder(counting(ReconcileResult.done())));
+        Reconciler<V1ConfigMap> reconciler = start(builder(counting(ReconcileResult.done())));
 
         assertThat(reconciler.snapshot().rateLimit()).isNull();
     }
@@ -731,7 +731,7 @@ class ReconcileLoopTest {
     }
 
     /** Waits until no reconcile runs and no queued key is due on {@code time}, so every due reconcile has run. */
-    private static void settle(ReconcileLoop<?> reconciler, ManualTime time) {
+    private static void settle(Reconciler<?> reconciler, ManualTime time) {
         ReconcileQueue queue = reconciler.queue();
         await().until(() -> queue.inFlight() == 0 && queue.depth() == 0 && reconciler.primary().store().list()
                 .stream().map(ObjectKey::of).map(queue::dueAt)
@@ -743,7 +743,7 @@ class ReconcileLoopTest {
         configMapApi.listing(configMap("a", "1"));
         CountDownLatch started = new CountDownLatch(1);
         List<Integer> attempts = new CopyOnWriteArrayList<>();
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             attempts.add(context.attempt());
             if (attempts.size() == 1) {
                 started.countDown();
@@ -769,12 +769,12 @@ class ReconcileLoopTest {
         assertThat(outcomes.get(0).kind()).isEqualTo(ReconcileOutcome.Kind.DONE);
     }
 
-    private ReconcileLoopBuilder<V1ConfigMap> builder(ReconcileFunction<V1ConfigMap> reconcile) {
-        return ReconcileLoop.builder("test", configMaps, reconcile).listener(outcomes::add);
+    private ReconcilerBuilder<V1ConfigMap> builder(ReconcileFunction<V1ConfigMap> reconcile) {
+        return Reconciler.builder("test", configMaps, reconcile).listener(outcomes::add);
     }
 
-    private ReconcileLoop<V1ConfigMap> start(ReconcileLoopBuilder<V1ConfigMap> builder) {
-        ReconcileLoop<V1ConfigMap> reconciler = builder.build();
+    private Reconciler<V1ConfigMap> start(ReconcilerBuilder<V1ConfigMap> builder) {
+        Reconciler<V1ConfigMap> reconciler = builder.build();
         reconcilers.add(reconciler);
         watchers.forEach(w -> {
             if (!w.isRunning()) {

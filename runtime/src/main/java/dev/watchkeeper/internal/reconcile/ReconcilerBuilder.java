@@ -21,10 +21,10 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 
 /**
- * Builds a {@link ReconcileLoop}, from {@link ReconcileLoop#builder}; everything but name, primary watcher and
+ * Builds a {@link Reconciler}, from {@link Reconciler#builder}; everything but name, primary watcher and
  * reconciler has a default. The fields are read once, by the loop's constructor.
  */
-public final class ReconcileLoopBuilder<T extends KubernetesObject> {
+public final class ReconcilerBuilder<T extends KubernetesObject> {
 
     final String name;
     final WatcherGroup<T> primary;
@@ -41,7 +41,7 @@ public final class ReconcileLoopBuilder<T extends KubernetesObject> {
     ApiClient apiClient;
     boolean sharded;
 
-    ReconcileLoopBuilder(String name, WatcherGroup<T> primary, ReconcileFunction<T> reconcile) {
+    ReconcilerBuilder(String name, WatcherGroup<T> primary, ReconcileFunction<T> reconcile) {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a reconciler needs a name");
         }
@@ -51,31 +51,31 @@ public final class ReconcileLoopBuilder<T extends KubernetesObject> {
     }
 
     /** A secondary resource whose objects name their primary in a controller ownerReference. */
-    public <S extends KubernetesObject> ReconcileLoopBuilder<T> owns(Watcher<S> secondary) {
+    public <S extends KubernetesObject> ReconcilerBuilder<T> owns(Watcher<S> secondary) {
         return watches(secondary, new OwnerReferenceMapper<>(primary.type(), primary.store()));
     }
 
     /** A secondary resource whose objects map to primary keys through {@code mapper}. */
-    public <S extends KubernetesObject> ReconcileLoopBuilder<T> watches(Watcher<S> secondary,
+    public <S extends KubernetesObject> ReconcilerBuilder<T> watches(Watcher<S> secondary,
             SecondaryMapper<S> mapper) {
         return watches(WatcherGroup.of(Objects.requireNonNull(secondary, "secondary")), mapper);
     }
 
     /** A secondary resource watched per namespace, whose objects map to primary keys through {@code mapper}. */
-    public <S extends KubernetesObject> ReconcileLoopBuilder<T> watches(WatcherGroup<S> secondary,
+    public <S extends KubernetesObject> ReconcilerBuilder<T> watches(WatcherGroup<S> secondary,
             SecondaryMapper<S> mapper) {
         secondaries.add(new ReconcileSources.Secondary<>(Objects.requireNonNull(secondary, "secondary"),
                 Objects.requireNonNull(mapper, "mapper")));
         return this;
     }
 
-    public ReconcileLoopBuilder<T> settings(ReconcilerSettings settings) {
+    public ReconcilerBuilder<T> settings(ReconcilerSettings settings) {
         this.settings = Objects.requireNonNull(settings, "settings");
         return this;
     }
 
     /** A trigger filter of your own; combined with the settings' triggers by "either". */
-    public ReconcileLoopBuilder<T> filter(TriggerFilter<T> filter) {
+    public ReconcilerBuilder<T> filter(TriggerFilter<T> filter) {
         this.filter = filter;
         return this;
     }
@@ -84,60 +84,60 @@ public final class ReconcileLoopBuilder<T extends KubernetesObject> {
      * A finalizer added to every object before its first reconcile, whose cleanup runs instead of the
      * reconcile once the object is being deleted (docs/semantics.md §10). Needs an {@link #apiClient}.
      */
-    public ReconcileLoopBuilder<T> finalizer(Finalizer<T> finalizer) {
+    public ReconcilerBuilder<T> finalizer(Finalizer<T> finalizer) {
         this.finalizer = finalizer;
         return this;
     }
 
-    public ReconcileLoopBuilder<T> timeSource(TimeSource time) {
+    public ReconcilerBuilder<T> timeSource(TimeSource time) {
         this.time = Objects.requireNonNull(time, "time");
         return this;
     }
 
     /** Where worker threads come from (virtual threads, say); default daemon platform threads. */
-    public ReconcileLoopBuilder<T> threadFactory(ThreadFactory threadFactory) {
+    public ReconcilerBuilder<T> threadFactory(ThreadFactory threadFactory) {
         this.threadFactory = Objects.requireNonNull(threadFactory, "threadFactory");
         return this;
     }
 
-    public ReconcileLoopBuilder<T> observer(ReconcileObserver observer) {
+    public ReconcilerBuilder<T> observer(ReconcileObserver observer) {
         this.observer = Objects.requireNonNull(observer, "observer");
         return this;
     }
 
-    public ReconcileLoopBuilder<T> listener(ReconcileListener listener) {
+    public ReconcilerBuilder<T> listener(ReconcileListener listener) {
         listeners.add(Objects.requireNonNull(listener, "listener"));
         return this;
     }
 
     /** The client handed to reconciles in their context (and used for Events). */
-    public ReconcileLoopBuilder<T> apiClient(ApiClient apiClient) {
+    public ReconcilerBuilder<T> apiClient(ApiClient apiClient) {
         this.apiClient = apiClient;
         return this;
     }
 
     /**
      * Reconciles only the keys of its active slots (docs/sharding.md): none until the first
-     * {@link ReconcileLoop#widen widen}; its {@link ReconcileLoop#participant participant} is driven by the
+     * {@link Reconciler#widen widen}; its {@link Reconciler#participant participant} is driven by the
      * replica's shard coordinator.
      */
-    public ReconcileLoopBuilder<T> sharded() {
+    public ReconcilerBuilder<T> sharded() {
         this.sharded = true;
         return this;
     }
 
     /** Where each resync finds its place in its ±10 % window: values in [0, 1); for tests that pin it. */
-    ReconcileLoopBuilder<T> resyncJitter(DoubleSupplier random) {
+    ReconcilerBuilder<T> resyncJitter(DoubleSupplier random) {
         this.resyncJitter = Objects.requireNonNull(random, "random");
         return this;
     }
 
     /** @throws IllegalStateException when a finalizer is set without an {@link #apiClient} to add and remove it */
-    public ReconcileLoop<T> build() {
+    public Reconciler<T> build() {
         if (finalizer != null && apiClient == null) {
             throw new IllegalStateException("reconciler " + name + " has the finalizer " + finalizer.name()
                     + " but no ApiClient to add and remove it");
         }
-        return new ReconcileLoop<>(this);
+        return new Reconciler<>(this);
     }
 }

@@ -46,9 +46,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** A sharded {@link ReconcileLoop}: only keys of its active slots are reconciled; narrow drains, widen enqueues. */
+/** A sharded {@link Reconciler}: only keys of its active slots are reconciled; narrow drains, widen enqueues. */
 @Timeout(20)
-class ShardedReconcileLoopTest {
+class ShardedReconcilerTest {
 
     private static final ResourceType<V1ConfigMap> CONFIG_MAPS =
             ResourceType.of(V1ConfigMap.class).withPlural("configmaps", true);
@@ -63,7 +63,7 @@ class ShardedReconcileLoopTest {
 
     private final FakeWatchApi<V1ConfigMap> api = new FakeWatchApi<>(CONFIG_MAPS);
     private final Watcher<V1ConfigMap> configMaps = Watcher.builder(api, CONFIG_MAPS).build();
-    private final List<ReconcileLoop<?>> reconcilers = new ArrayList<>();
+    private final List<Reconciler<?>> reconcilers = new ArrayList<>();
     private final List<ReconcileOutcome> outcomes = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicInteger> reconciled = new ConcurrentHashMap<>();
 
@@ -76,7 +76,7 @@ class ShardedReconcileLoopTest {
     @Test
     void aShardedReconcilerReconcilesNothingUntilItWidens() {
         api.listing(object("a"), object("b"));
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder(counting()));
+        Reconciler<V1ConfigMap> reconciler = start(builder(counting()));
         await().until(reconciler::isReady);
         settle(reconciler);
 
@@ -94,7 +94,7 @@ class ShardedReconcileLoopTest {
     @Test
     void keysOutsideTheActiveSlotsAreDroppedNeitherReconciledNorCounted() {
         api.listing(object("a"), object("b"));
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             count(object);
             if (object.getMetadata().getName().equals("b")) {
                 throw new IllegalStateException("b is not this replica's");
@@ -120,7 +120,7 @@ class ShardedReconcileLoopTest {
     @Test
     void widenQueuesExactlyTheObjectsOfTheSlotsGained() {
         api.listing(object("a"), object("b"), object("c"));
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder(counting()));
+        Reconciler<V1ConfigMap> reconciler = start(builder(counting()));
         reconciler.widen(slots("a"));
         await().until(() -> counts().equals(Map.of("a", 1)));
         settle(reconciler);
@@ -134,7 +134,7 @@ class ShardedReconcileLoopTest {
 
     @Test
     void widenRefusesToGiveUpASlotWithoutANarrow() {
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder(counting()));
+        Reconciler<V1ConfigMap> reconciler = start(builder(counting()));
         reconciler.widen(slots("a", "b"));
 
         assertThatThrownBy(() -> reconciler.widen(slots("b", "c"))).isInstanceOf(IllegalArgumentException.class)
@@ -147,7 +147,7 @@ class ShardedReconcileLoopTest {
         api.listing(object("a"));
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             count(object);
             started.countDown();
             release.await(); // not interrupted: the clock never reaches the grace
@@ -175,7 +175,7 @@ class ShardedReconcileLoopTest {
         CountDownLatch started = new CountDownLatch(1);
         AtomicInteger calls = new AtomicInteger();
         List<Integer> attempts = new CopyOnWriteArrayList<>();
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             attempts.add(context.attempt());
             if (calls.incrementAndGet() == 1) {
                 started.countDown();
@@ -216,7 +216,7 @@ class ShardedReconcileLoopTest {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         AtomicBoolean interrupted = new AtomicBoolean();
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             started.countDown();
             while (true) {
                 try {
@@ -254,7 +254,7 @@ class ShardedReconcileLoopTest {
                 delivered.incrementAndGet();
             }
         });
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder(counting()));
+        Reconciler<V1ConfigMap> reconciler = start(builder(counting()));
         reconciler.widen(slots("a", "b"));
         await().until(() -> counts().equals(Map.of("a", 1, "b", 1)));
 
@@ -271,7 +271,7 @@ class ShardedReconcileLoopTest {
 
     @Test
     void aNarrowCompletesAtOnceWhenNoReconcileRuns() {
-        ReconcileLoop<V1ConfigMap> neverStarted = builder(counting()).build();
+        Reconciler<V1ConfigMap> neverStarted = builder(counting()).build();
 
         assertThat(neverStarted.narrow(Slots.of(1))).isCompleted();
         assertThat(neverStarted.snapshot().shard()).isEqualTo(new ReconcilerSnapshot.Shard("[1]", false));
@@ -279,7 +279,7 @@ class ShardedReconcileLoopTest {
 
     @Test
     void anUnshardedReconcilerHasNoShardStateAndNoParticipant() {
-        ReconcileLoop<V1ConfigMap> plain = ReconcileLoop.builder("plain", configMaps, counting()).build();
+        Reconciler<V1ConfigMap> plain = Reconciler.builder("plain", configMaps, counting()).build();
 
         assertThat(plain.snapshot().shard()).isNull();
         assertThatThrownBy(() -> plain.narrow(Slots.none())).isInstanceOf(IllegalStateException.class)
@@ -291,7 +291,7 @@ class ShardedReconcileLoopTest {
     void theParticipantHandsAssignToItsCallbackAndNarrowsAndWidensTheReconciler() throws Exception {
         api.listing(object("a"), object("b"));
         AtomicReference<Slots> assigned = new AtomicReference<>();
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder(counting()));
+        Reconciler<V1ConfigMap> reconciler = start(builder(counting()));
         ShardParticipant participant = reconciler.participant(assigned::set);
 
         participant.assign(slots("a", "b"));
@@ -317,7 +317,7 @@ class ShardedReconcileLoopTest {
         record Run(int slot, long start, long end) {
         }
         Queue<Run> runs = new ConcurrentLinkedQueue<>();
-        ReconcileLoop<V1ConfigMap> reconciler = start(builder((object, context) -> {
+        Reconciler<V1ConfigMap> reconciler = start(builder((object, context) -> {
             long start = clock.incrementAndGet();
             for (int i = 0; i < 20; i++) {
                 Thread.yield(); // stay running a little, so narrows find reconciles to drain
@@ -387,13 +387,13 @@ class ShardedReconcileLoopTest {
         assertThat(violations).isEmpty();
     }
 
-    private ReconcileLoopBuilder<V1ConfigMap> builder(ReconcileFunction<V1ConfigMap> reconcile) {
-        return ReconcileLoop.builder("sharded", configMaps, reconcile).listener(outcomes::add).sharded()
+    private ReconcilerBuilder<V1ConfigMap> builder(ReconcileFunction<V1ConfigMap> reconcile) {
+        return Reconciler.builder("sharded", configMaps, reconcile).listener(outcomes::add).sharded()
                 .settings(ReconcilerSettings.defaults().withShutdownGrace(GRACE));
     }
 
-    private ReconcileLoop<V1ConfigMap> start(ReconcileLoopBuilder<V1ConfigMap> builder) {
-        ReconcileLoop<V1ConfigMap> reconciler = builder.build();
+    private Reconciler<V1ConfigMap> start(ReconcilerBuilder<V1ConfigMap> builder) {
+        Reconciler<V1ConfigMap> reconciler = builder.build();
         reconcilers.add(reconciler);
         if (!configMaps.isRunning()) {
             configMaps.start();
@@ -418,7 +418,7 @@ class ShardedReconcileLoopTest {
     }
 
     /** Waits until no key is due or being reconciled. */
-    private static void settle(ReconcileLoop<?> reconciler) {
+    private static void settle(Reconciler<?> reconciler) {
         await().until(() -> reconciler.queue().inFlight() == 0 && reconciler.queue().depth() == 0);
     }
 

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * more than {@code concurrency} at once, and none before every store of the reconciler is ready.
  *
  * <pre>{@code
- * ReconcileLoop<V1ConfigMap> reconciler = ReconcileLoop.builder("mirror", configMaps, reconcile)
+ * Reconciler<V1ConfigMap> reconciler = Reconciler.builder("mirror", configMaps, reconcile)
  *         .owns(secrets)
  *         .settings(ReconcilerSettings.defaults().withConcurrency(4))
  *         .build();
@@ -44,12 +44,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>The watchers are shared, not owned ({@link ReconcileSources}): the reconciler never starts or closes them.
  *
- * <p>A {@link ReconcileLoopBuilder#sharded() sharded} reconciler reconciles only keys whose primary's uid hash lies
+ * <p>A {@link ReconcilerBuilder#sharded() sharded} reconciler reconciles only keys whose primary's uid hash lies
  * in its active slots, none until {@link #widen}; {@link #narrow} gives slots up and drains them (docs/sharding.md).
  */
-public final class ReconcileLoop<T extends KubernetesObject> {
+public final class Reconciler<T extends KubernetesObject> {
 
-    private static final Logger log = LoggerFactory.getLogger(ReconcileLoop.class);
+    private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
     private static final int FAILING_KEYS_SHOWN = 20;
     private static final Duration AFTER_INTERRUPT = Duration.ofSeconds(1);
 
@@ -71,7 +71,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     private volatile boolean stopping;
     private boolean suspended;
 
-    ReconcileLoop(ReconcileLoopBuilder<T> builder) {
+    Reconciler(ReconcilerBuilder<T> builder) {
         this.name = builder.name;
         this.sources = new ReconcileSources<>(builder.primary, builder.secondaries);
         this.settings = builder.settings;
@@ -92,15 +92,15 @@ public final class ReconcileLoop<T extends KubernetesObject> {
     }
 
     /** Starts building a reconciler named {@code name} that reconciles the objects of {@code primary}. */
-    public static <T extends KubernetesObject> ReconcileLoopBuilder<T> builder(String name, Watcher<T> primary,
+    public static <T extends KubernetesObject> ReconcilerBuilder<T> builder(String name, Watcher<T> primary,
             ReconcileFunction<T> reconcile) {
         return builder(name, WatcherGroup.of(primary), reconcile);
     }
 
     /** A reconciler that reconciles the objects of every watcher of {@code primary} (a set of namespaces). */
-    public static <T extends KubernetesObject> ReconcileLoopBuilder<T> builder(String name,
+    public static <T extends KubernetesObject> ReconcilerBuilder<T> builder(String name,
             WatcherGroup<T> primary, ReconcileFunction<T> reconcile) {
-        return new ReconcileLoopBuilder<>(name, primary, reconcile);
+        return new ReconcilerBuilder<>(name, primary, reconcile);
     }
 
     /**
@@ -220,7 +220,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
      * and {@link ShardParticipant#widen widen} are this reconciler's; {@link ShardParticipant#assign assign}, what
      * the primary watchers list, is handed to {@code assign} (the watchers are shared, not this reconciler's).
      *
-     * @throws IllegalStateException when the reconciler was not built {@link ReconcileLoopBuilder#sharded() sharded}
+     * @throws IllegalStateException when the reconciler was not built {@link ReconcilerBuilder#sharded() sharded}
      */
     public ShardParticipant participant(Consumer<Slots> assign) {
         Objects.requireNonNull(assign, "assign");
@@ -233,7 +233,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
      * Those still running after the settings' shutdown grace are interrupted, and one that then throws is neither a
      * success nor a failure (as with a lost Lease).
      *
-     * @throws IllegalStateException when the reconciler was not built {@link ReconcileLoopBuilder#sharded() sharded}
+     * @throws IllegalStateException when the reconciler was not built {@link ReconcilerBuilder#sharded() sharded}
      */
     public CompletableFuture<Void> narrow(Slots active) {
         return shardSlots().narrow(Objects.requireNonNull(active, "active"));
@@ -244,7 +244,7 @@ public final class ReconcileLoop<T extends KubernetesObject> {
      * gained (only those).
      *
      * @throws IllegalArgumentException when {@code active} leaves out a slot active now ({@link #narrow} first)
-     * @throws IllegalStateException    when the reconciler was not built {@link ReconcileLoopBuilder#sharded() sharded}
+     * @throws IllegalStateException    when the reconciler was not built {@link ReconcilerBuilder#sharded() sharded}
      */
     public void widen(Slots active) {
         shardSlots().widen(Objects.requireNonNull(active, "active"));
