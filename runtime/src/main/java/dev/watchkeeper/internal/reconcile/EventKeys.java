@@ -40,16 +40,24 @@ final class EventKeys<T extends KubernetesObject> {
     private final TriggerFilter<T> filter;
     private final Duration debounce;
     private final OwnWrites ownWrites;
+    /** The reconciler's finalizer, {@code null} without one. */
+    private final String finalizer;
     private final Map<ObjectKey, T> lastSeen = new ConcurrentHashMap<>();
+    /** Objects that left the primary watcher still carrying {@link #finalizer}, until their finalizer is released. */
+    private final Map<ObjectKey, CachedObject<T>> leftWithFinalizer = new ConcurrentHashMap<>();
 
-    /** {@code filter}: {@code null} to reconcile every change; {@code debounce}: zero for none. */
+    /**
+     * {@code filter}: {@code null} to reconcile every change; {@code debounce}: zero for none; {@code finalizer}: the
+     * reconciler's, {@code null} without one.
+     */
     EventKeys(Store<T> primaries, ReconcileQueue queue, TriggerFilter<T> filter, Duration debounce,
-            OwnWrites ownWrites) {
+            OwnWrites ownWrites, String finalizer) {
         this.primaries = primaries;
         this.queue = queue;
         this.filter = filter;
         this.debounce = debounce;
         this.ownWrites = ownWrites;
+        this.finalizer = finalizer;
     }
 
     /**
@@ -118,8 +126,16 @@ final class EventKeys<T extends KubernetesObject> {
         } else if (event instanceof WatchEvent.InitApply<T> apply) {
             onChange(apply.cached());
         } else if (event instanceof WatchEvent.Delete<T> delete) {
-            ownWrites.forget(delete.cached().uid());
-            forget(delete.cached().key()); // a relist's vanished objects come as deletes too
+            CachedObject<T> gone = delete.cached();
+            ownWrites.forget(gone.uid());
+            if (finalizer != null && gone.finalizers().contains(finalizer)) {
+                // The server deletes an object only once its finalizers are gone: this one left the watch (its
+                // labels or fields no longer match, or a relist did not find it). Its worker releases the finalizer.
+                leftWithFinalizer.put(gone.key(), gone);
+                queue.add(gone.key());
+                return;
+            }
+            forget(gone.key()); // a relist's vanished objects come as deletes too
         }
     }
 
@@ -155,10 +171,17 @@ final class EventKeys<T extends KubernetesObject> {
     void forget(ObjectKey key) {
         queue.forget(key);
         lastSeen.remove(key);
+        leftWithFinalizer.remove(key);
+    }
+
+    /** The object under {@code key} as it left the watch still carrying the finalizer, if it did. */
+    CachedObject<T> leftWithFinalizer(ObjectKey key) {
+        return leftWithFinalizer.get(key);
     }
 
     private void onChange(CachedObject<T> cached) {
         ObjectKey key = cached.key();
+        leftWithFinalizer.remove(key); // back in the watch: reconciled as usual
         if (filter != null) {
             T object = cached.object();
             T previous = lastSeen.put(key, object);

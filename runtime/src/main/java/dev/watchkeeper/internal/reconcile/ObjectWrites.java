@@ -127,6 +127,18 @@ final class ObjectWrites {
         }
     }
 
+    /** The object as the server holds it now, or {@code null} when it is gone (404). */
+    <S extends KubernetesObject> S read(S like) throws ApiException {
+        try {
+            return send(like, "GET", objectPath(resourceOf(like), like), List.of(), null, "application/json");
+        } catch (ApiException e) {
+            if (e.getCode() == 404) {
+                return null;
+            }
+            throw e;
+        }
+    }
+
     /**
      * Adds {@code finalizer} to the object with a JSON patch that first tests the object's resourceVersion, so a
      * change since it was read fails the patch (422) instead of being overwritten.

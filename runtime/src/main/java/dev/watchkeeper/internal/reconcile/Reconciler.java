@@ -79,7 +79,8 @@ public final class Reconciler<T extends KubernetesObject> {
         this.queue = new ReconcileQueue(builder.time, settings, builder.resyncJitter);
         OwnWrites ownWrites = new OwnWrites();
         this.eventKeys = new EventKeys<>(builder.primary.store(), queue,
-                EventKeys.filter(settings, builder.filter, builder.finalizer != null), settings.debounce(), ownWrites);
+                EventKeys.filter(settings, builder.filter, builder.finalizer != null), settings.debounce(), ownWrites,
+                builder.finalizer == null ? null : builder.finalizer.name());
         this.reconciliation = new Reconciliation<>(
                 ReconcileScope.of(name, builder.primary, sources.secondaries(), builder.apiClient, builder.time,
                         ownWrites),

@@ -6,6 +6,7 @@ import dev.watchkeeper.reconcile.ReconcileListener;
 import dev.watchkeeper.reconcile.ReconcileOutcome;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.TerminalReconcileException;
+import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.internal.watch.FatalErrors;
 import io.kubernetes.client.common.KubernetesObject;
@@ -62,10 +63,51 @@ final class Reconciliation<T extends KubernetesObject> {
     void run(ObjectKey key, BooleanSupplier interrupted) {
         Optional<T> cached = scope.primary().store().get(key);
         if (cached.isEmpty()) {
-            eventKeys.forget(key);
+            CachedObject<T> left = eventKeys.leftWithFinalizer(key);
+            if (left != null && left.object() != null) {
+                release(key, left.object());
+            } else {
+                eventKeys.forget(key);
+            }
             return;
         }
         runOn(key, cached.get(), interrupted);
+    }
+
+    /**
+     * {@code left} left the primary watcher carrying the finalizer (a label or field no longer matches, or a relist
+     * did not find it): this reconciler will not see its deletion, so unless the finalizer went meanwhile, the
+     * cleanup runs now and the finalizer is removed, as if it were deleted, rather than leaving it stuck
+     * {@code Terminating} on its deletion. A failure retries with the key's backoff.
+     */
+    private void release(ObjectKey key, T left) {
+        long start = System.nanoTime();
+        FailureLedger.Failure failure = queue.failure(key);
+        int attempt = failure == null ? 1 : failure.nextAttempt();
+        ReconcileOutcome outcome;
+        try {
+            T current = finalizerWrites.read(left);
+            if (current == null || !finalizer.isOn(current)) {
+                eventKeys.forget(key); // deleted, or its finalizer already gone
+                return;
+            }
+            ReconcileContext context = scope.context(key, attempt, current);
+            code.observer().observe(name, key, () -> {
+                finalizer.cleanup().cleanup(current, context);
+                return null;
+            });
+            finalizerWrites.removeFinalizer(current, finalizer.name());
+            log.info("reconciler {}: {} left its watch still carrying the finalizer {}; cleaned up and released it",
+                    name, key, finalizer.name());
+            eventKeys.forget(key);
+            outcome = succeeded(key, attempt, failure != null, ReconcileResult.done(), true, start);
+        } catch (Throwable thrown) {
+            if (FatalErrors.isFatal(thrown)) {
+                throw (VirtualMachineError) thrown;
+            }
+            outcome = failed(key, attempt, left.getMetadata().getResourceVersion(), true, thrown, start);
+        }
+        finish(outcome);
     }
 
     /**

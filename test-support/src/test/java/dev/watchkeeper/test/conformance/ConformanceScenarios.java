@@ -706,6 +706,56 @@ abstract class ConformanceScenarios {
         }
     }
 
+    /**
+     * An object that leaves a label-selected reconciler's watch while carrying its finalizer is cleaned up and
+     * released at once: its deletion, which the reconciler no longer sees, is not stuck on the finalizer.
+     */
+    @Test
+    void anObjectThatLeavesTheWatchWithTheFinalizerIsReleasedAndItsDeletionNotStuck() throws Exception {
+        CoreV1Api core = new CoreV1Api(server().apiClient());
+        String finalizer = "conformance.watchkeeper.dev/release";
+        WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(server().apiClient()));
+        List<String> cleanedUp = new CopyOnWriteArrayList<>();
+        AtomicInteger reconciles = new AtomicInteger();
+        try {
+            registry.registerReconciler(new ReconcilerDeclaration<>("releasing",
+                    WatcherDeclaration.of(V1ConfigMap.class).labelSelector("managed=yes"), List.of(),
+                    (configMap, context) -> {
+                        reconciles.incrementAndGet();
+                        return ReconcileResult.done();
+                    }, 1, Set.of(Trigger.ALL), null, "test", null, List.of(namespace()),
+                    new Finalizer<>(finalizer, (configMap, context) -> cleanedUp.add(configMap.getMetadata().getName()))));
+            registry.start();
+            core.createNamespacedConfigMap(namespace(), new V1ConfigMap().metadata(new V1ObjectMeta().name("leaver")
+                    .putLabelsItem("managed", "yes"))).execute();
+            await().atMost(WAIT).until(() -> reconciles.get() >= 1);
+            assertThat(core.readNamespacedConfigMap("leaver", namespace()).execute().getMetadata().getFinalizers())
+                    .containsExactly(finalizer);
+
+            V1ConfigMap unlabelled = core.readNamespacedConfigMap("leaver", namespace()).execute();
+            unlabelled.getMetadata().getLabels().remove("managed");
+            core.replaceNamespacedConfigMap("leaver", namespace(), unlabelled).execute();
+            await().atMost(WAIT).until(() -> {
+                List<String> finalizers = core.readNamespacedConfigMap("leaver", namespace()).execute().getMetadata()
+                        .getFinalizers();
+                return finalizers == null || finalizers.isEmpty();
+            });
+            assertThat(cleanedUp).containsExactly("leaver");
+
+            core.deleteNamespacedConfigMap("leaver", namespace()).execute();
+            await().atMost(WAIT).until(() -> {
+                try {
+                    core.readNamespacedConfigMap("leaver", namespace()).execute();
+                    return false;
+                } catch (ApiException e) {
+                    return e.getCode() == 404;
+                }
+            });
+        } finally {
+            registry.stop();
+        }
+    }
+
     @Test
     void aFinalizerIsAddedBeforeTheFirstReconcileAndRemovedOnceItsCleanupSucceeds() throws Exception {
         CustomResources gadgets = new CustomResources(server().apiClient(), "gadgets", "Gadget");
