@@ -162,6 +162,8 @@ public final class Main {
      * The sample's reconciler end to end on the real control plane, at N = 200 and 2,000 ({@code --quick}: 200;
      * {@code -Dbench.endtoend.sizes=200,2000}). The sample is found as {@code sample-app/} next to
      * {@code benchmarks/} ({@code -Dbench.sample.dir=…}); without its jar or the control plane it says so and skips.
+     * {@code -Dbench.endtoend.jfr=DIR}: each application JVM records a JFR profile into DIR (for profiling only:
+     * recording costs the application CPU).
      */
     private static void endToEnd(boolean quick) throws Exception {
         Path repository = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getParent()

@@ -81,11 +81,11 @@ record RequestCounts(Map<String, Double> series) {
         return new RequestCounts(less);
     }
 
-    /** {@code VERB resource code: count} per series, each divided by {@code per}. */
-    String breakdown(double per) {
+    /** {@code VERB resource code: count} per series. */
+    String breakdown() {
         StringBuilder out = new StringBuilder();
         series.forEach((key, value) -> out.append(out.length() == 0 ? "" : "; ").append(key).append(": ")
-                .append(String.format("%.2f", value / per)));
+                .append(String.format("%,.0f", value)));
         return out.toString();
     }
 

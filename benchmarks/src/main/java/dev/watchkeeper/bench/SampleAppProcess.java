@@ -26,6 +26,9 @@ import java.util.regex.Pattern;
  */
 final class SampleAppProcess implements AutoCloseable {
 
+    /** A directory: when set, each application JVM records a JFR profile there, named after its namespace. */
+    static final String RECORDINGS_PROPERTY = "bench.endtoend.jfr";
+
     private static final Pattern HEAP_USED = Pattern.compile("garbage-first heap\\s+total \\d+K, used (\\d+)K");
 
     private final Process process;
@@ -55,6 +58,11 @@ final class SampleAppProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString()));
         command.addAll(StartupTime.CHILD_FLAGS);
+        String recordings = System.getProperty(RECORDINGS_PROPERTY);
+        if (recordings != null) {
+            command.add("-XX:StartFlightRecording=settings=profile,filename="
+                    + Path.of(recordings).resolve(namespace + ".jfr").toAbsolutePath());
+        }
         command.addAll(List.of("-jar", jar.toString(), "--spring.profiles.active=cluster",
                 "--server.address=127.0.0.1", "--server.port=" + port, "--sample.namespace=" + namespace));
         command.addAll(properties);
