@@ -13,6 +13,7 @@ import java.util.List;
  * java -jar benchmarks/target/benchmarks.jar all --quick    # small sizes, under 2 minutes (CI smoke)
  * java -jar benchmarks/target/benchmarks.jar watch|sync|scaling|sharding|dispatch|outage|startup [--quick]
  * java -jar benchmarks/target/benchmarks.jar list-semantics [--quick]   # needs the real control plane (controlplane/)
+ * java -jar benchmarks/target/benchmarks.jar endtoend [--quick]         # and the sample's jar (sample-app/target)
  * </pre>
  */
 public final class Main {
@@ -70,9 +71,10 @@ public final class Main {
             case "outage" -> outage(quick);
             case "startup" -> startup(quick);
             case "list-semantics" -> listSemantics(quick);
+            case "endtoend" -> endToEnd(quick);
             default -> {
                 System.err.println("usage: benchmarks.jar [all|watch|sync|scaling|sharding|dispatch|outage|startup"
-                        + "|list-semantics] [--quick]");
+                        + "|list-semantics|endtoend] [--quick]");
                 System.exit(2);
             }
         }
@@ -154,6 +156,24 @@ public final class Main {
     private static void listSemantics(boolean quick) throws Exception {
         // -Dbench.list.objects=N: how many ConfigMaps the lists return.
         new ListSemanticsCost(Integer.getInteger("bench.list.objects", quick ? 500 : 3_000), 2, quick ? 3 : 10).run();
+    }
+
+    /**
+     * The sample's reconciler end to end on the real control plane, at N = 200 and 2,000 ({@code --quick}: 200;
+     * {@code -Dbench.endtoend.sizes=200,2000}). The sample is found as {@code sample-app/} next to
+     * {@code benchmarks/} ({@code -Dbench.sample.dir=…}); without its jar or the control plane it says so and skips.
+     * {@code -Dbench.endtoend.jfr=DIR}: each application JVM records a JFR profile into DIR (for profiling only:
+     * recording costs the application CPU).
+     */
+    private static void endToEnd(boolean quick) throws Exception {
+        Path repository = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getParent()
+                .getParent().getParent();
+        Path sample = Path.of(System.getProperty("bench.sample.dir", repository.resolve("sample-app").toString()));
+        List<Integer> sizes = new ArrayList<>();
+        for (String size : System.getProperty("bench.endtoend.sizes", quick ? "200" : "200,2000").split(",")) {
+            sizes.add(Integer.parseInt(size.trim()));
+        }
+        new EndToEnd(sizes, sample).run();
     }
 
     private static void startup(boolean quick) throws Exception {

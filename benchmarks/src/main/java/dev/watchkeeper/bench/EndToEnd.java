@@ -1,0 +1,362 @@
+package dev.watchkeeper.bench;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import dev.watchkeeper.reconcile.ReconcilerSettings;
+import dev.watchkeeper.test.controlplane.KubeControlPlane;
+import io.kubernetes.client.openapi.ApiClient;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * Scenario 7: what an operator author sees. The sample application (its Spring Boot jar, a fresh JVM per run) runs
+ * its {@code ConfigMapGenerator} reconciler against the real control plane ({@code controlplane/}) over N generators
+ * that exist before it starts, then over a spec change of all N; at the reconciler's default concurrency and at 8.
+ * Beside each run, the floor ({@link FloorController}): a bare client sending the same writes at the same
+ * concurrency. Convergence is read from the server ({@link Convergence}), requests and 409s from the server's
+ * {@code /metrics} ({@link RequestCounts}), reconciles from the application's {@code /actuator/watchkeeper}, heap
+ * after a full GC through {@code jcmd}.
+ */
+final class EndToEnd {
+
+    /** The goals. */
+    private static final double GOAL_FLOOR_RATIO = 1.2;
+    private static final double GOAL_RECONCILES_PER_NEW = 3;
+    private static final long GOAL_SYNCED_MILLIS = 2_500;
+
+    /** Threads the harness's "user" creates and changes generators on, for the application and the floor alike. */
+    private static final int USER_THREADS = 4;
+    private static final int CONCURRENCY = 8;
+    private static final Duration CONVERGE_TIMEOUT = Duration.ofMinutes(10);
+    private static final String CRD = "configmapgenerators." + GeneratorApi.GROUP;
+
+    private final List<Integer> sizes;
+    private final Path sampleJar;
+    private final Path crd;
+
+    EndToEnd(List<Integer> sizes, Path sampleApp) {
+        this.sizes = sizes;
+        this.sampleJar = sampleApp.resolve("target/watchkeeper-sample-app.jar");
+        this.crd = sampleApp.resolve("deploy/01-crd.yaml");
+    }
+
+    void run() throws Exception {
+        if (!Files.isRegularFile(sampleJar) || !Files.isRegularFile(crd)) {
+            System.out.printf("%nScenario 7 (end to end) skipped: no %s or %s; build the sample with "
+                    + "./mvnw -pl sample-app -am package -DskipTests, or name its directory with "
+                    + "-Dbench.sample.dir=…%n", sampleJar, crd);
+            return;
+        }
+        KubeControlPlane plane;
+        try {
+            plane = KubeControlPlane.shared();
+        } catch (TestAbortedException e) {
+            System.out.printf("%nScenario 7 (end to end) skipped: %s%n", e.getMessage());
+            return;
+        }
+        plane.kubectl("apply", "-f", crd.toString());
+        plane.kubectl("wait", "--for=condition=Established", "crd/" + CRD, "--timeout=60s");
+        GeneratorApi api = new GeneratorApi(plane.apiClient());
+        awaitGarbageCollectorWatching(api);
+        Path logs = Files.createTempDirectory("watchkeeper-endtoend-");
+        Progress.say("scenario 7: sizes %s; the sample's reconciler at its default concurrency and at %d; "
+                + "application logs in %s", sizes, CONCURRENCY, logs);
+        List<Result> results = new ArrayList<>();
+        for (int n : sizes) {
+            results.add(run(plane, api, n, null, logs));
+            results.add(run(plane, api, n, CONCURRENCY, logs));
+        }
+        print(results);
+    }
+
+    /** One size at one concurrency ({@code null}: the application's default): the application, then the floor. */
+    private Result run(KubeControlPlane plane, GeneratorApi api, int n, Integer concurrency, Path logs)
+            throws Exception {
+        String label = concurrency == null ? "default" : "c" + concurrency;
+        String namespace = "e2e-" + n + "-" + label;
+        ApiClient client = api.client();
+        List<String> names = GeneratorApi.names(n);
+        api.createGenerators(namespace, n, USER_THREADS);
+        List<String> properties = concurrency == null ? List.of()
+                : List.of("--watchkeeper.reconcilers." + GeneratorApi.RECONCILER + ".concurrency=" + concurrency);
+        Result.Builder result = new Result.Builder(n, concurrency == null);
+        try (Convergence convergence = Convergence.watch(api, namespace)) {
+            RequestCounts before = RequestCounts.scrape(client);
+            try (SampleAppProcess app = SampleAppProcess.start(sampleJar, plane.kubeconfig(), namespace, properties,
+                    logs.resolve(namespace + ".log"))) {
+                long ready = app.awaitReady(Duration.ofMinutes(2));
+                long created = convergence.awaitAll(n, 1, CONVERGE_TIMEOUT.toMillis());
+                JsonObject idle = app.awaitIdle(GeneratorApi.RECONCILER, Duration.ofSeconds(1), CONVERGE_TIMEOUT);
+                RequestCounts afterNew = RequestCounts.scrape(client);
+                result.concurrency = idle.get("concurrency").getAsInt();
+                result.startedLine = app.startedLine();
+                result.synced = (ready - app.startedAt()) / 1e6;
+                result.allReconciled = (created - app.startedAt()) / 1e6;
+                result.syncedToReconciled = (created - ready) / 1e6;
+                long reconcilesNew = idle.getAsJsonObject("counts").get("reconciles").getAsLong();
+                result.reconcilesNew = reconcilesNew / (double) n;
+                result.requestsNew = afterNew.minus(before);
+                Progress.say("  N=%,d %s (concurrency %d): synced %,.0f ms, all reconciled %,.0f ms after start",
+                        n, label, result.concurrency, result.synced, result.allReconciled);
+
+                long changeStart = System.nanoTime();
+                GeneratorApi.forEach(names, USER_THREADS, name -> api.changeSpec(namespace, name, "v2"));
+                result.userPatches = (System.nanoTime() - changeStart) / 1e6;
+                long changed = convergence.awaitAll(n, 2, CONVERGE_TIMEOUT.toMillis());
+                idle = app.awaitIdle(GeneratorApi.RECONCILER, Duration.ofSeconds(1), CONVERGE_TIMEOUT);
+                RequestCounts afterSpec = RequestCounts.scrape(client);
+                result.specConverged = (changed - changeStart) / 1e6;
+                result.reconcilesSpec = (idle.getAsJsonObject("counts").get("reconciles").getAsLong() - reconcilesNew)
+                        / (double) n;
+                result.requestsSpec = afterSpec.minus(afterNew).without("PATCH", GeneratorApi.PLURAL, n);
+                result.heap = app.heapAfterGc();
+                Progress.say("  N=%,d %s: spec change converged %,.0f ms after the first patch; heap after GC %s",
+                        n, label, result.specConverged, Table.mb(result.heap));
+            }
+        }
+        String floorNamespace = "floor-" + n + "-" + label;
+        api.createGenerators(floorNamespace, n, USER_THREADS);
+        FloorController floor = new FloorController(api, result.concurrency);
+        result.floorNew = floor.reconcileNew(api.listGenerators(floorNamespace)) / 1e6;
+        result.floorSpec = floor.reconcileSpecChange(floorNamespace, names, USER_THREADS, "v2") / 1e6;
+        Progress.say("  N=%,d %s floor: new %,.0f ms, spec change %,.0f ms", n, label, result.floorNew,
+                result.floorSpec);
+        sameWrites(api, namespace, floorNamespace);
+        return result.build();
+    }
+
+    /**
+     * Waits until kube-controller-manager's garbage collector watches the new resource. It learns of new resources
+     * on a 30 s discovery sync; the owned ConfigMaps it sees before then it queues, and once it has synced it GETs
+     * each one's owner (a "virtual" node), which the server's request counts would put on the application's bill.
+     * So: one owned ConfigMap every 2 s until the latest probe is followed by no such GET (the collector watches
+     * the owners) after a sync: an earlier probe's GET was seen, or a whole sync period has passed.
+     */
+    private static void awaitGarbageCollectorWatching(GeneratorApi api) throws Exception {
+        String namespace = "e2e-probe";
+        api.createGenerators(namespace, 1, 1);
+        JsonObject owner = api.listGenerators(namespace).get(0);
+        double start = RequestCounts.scrape(api.client()).of("GET", GeneratorApi.PLURAL);
+        long started = System.nanoTime();
+        long deadline = started + Duration.ofSeconds(120).toNanos();
+        for (int probe = 0; System.nanoTime() < deadline; probe++) {
+            double gets = RequestCounts.scrape(api.client()).of("GET", GeneratorApi.PLURAL);
+            api.send("POST", GeneratorApi.configMapsPath(namespace), List.of(), ownedConfigMap(owner, "probe-" + probe),
+                    "application/json");
+            Thread.sleep(2_000);
+            double after = RequestCounts.scrape(api.client()).of("GET", GeneratorApi.PLURAL);
+            boolean synced = gets > start || System.nanoTime() - started > Duration.ofSeconds(35).toNanos();
+            if (after == gets && synced) {
+                Progress.say("scenario 7: the garbage collector watches %s (probe %d)", GeneratorApi.PLURAL, probe + 1);
+                return;
+            }
+        }
+        throw new IllegalStateException("the garbage collector did not start watching " + GeneratorApi.PLURAL
+                + " within 120 s");
+    }
+
+    private static JsonObject ownedConfigMap(JsonObject owner, String name) {
+        JsonObject metadata = GeneratorApi.metadata(name, owner.getAsJsonObject("metadata").get("namespace")
+                .getAsString());
+        JsonObject reference = new JsonObject();
+        reference.addProperty("apiVersion", GeneratorApi.API_VERSION);
+        reference.addProperty("kind", GeneratorApi.KIND);
+        reference.add("name", owner.getAsJsonObject("metadata").get("name"));
+        reference.add("uid", owner.getAsJsonObject("metadata").get("uid"));
+        JsonArray references = new JsonArray();
+        references.add(reference);
+        metadata.add("ownerReferences", references);
+        JsonObject configMap = new JsonObject();
+        configMap.addProperty("apiVersion", "v1");
+        configMap.addProperty("kind", "ConfigMap");
+        configMap.add("metadata", metadata);
+        return configMap;
+    }
+
+    /**
+     * Fails the run when the floor's objects differ from the reconciler's in anything but their identity, versions,
+     * times and field-manager bookkeeping: the floor must send what the reconciler sends.
+     */
+    private static void sameWrites(GeneratorApi api, String ours, String floors) throws Exception {
+        String generator = GeneratorApi.names(1).get(0);
+        String configMap = GeneratorApi.configMapName(generator, 0);
+        JsonObject[] generators = {api.get(GeneratorApi.generatorsPath(ours) + "/" + generator),
+                api.get(GeneratorApi.generatorsPath(floors) + "/" + generator)};
+        JsonObject[] configMaps = {api.get(GeneratorApi.configMapsPath(ours) + "/" + configMap),
+                api.get(GeneratorApi.configMapsPath(floors) + "/" + configMap)};
+        for (JsonObject[] pair : List.of(generators, configMaps)) {
+            for (JsonObject object : pair) {
+                JsonObject metadata = object.getAsJsonObject("metadata");
+                for (String field : List.of("namespace", "uid", "resourceVersion", "creationTimestamp",
+                        "managedFields")) {
+                    metadata.remove(field);
+                }
+                if (metadata.has("ownerReferences")) {
+                    metadata.getAsJsonArray("ownerReferences").get(0).getAsJsonObject().remove("uid");
+                }
+                if (object.has("status")) {
+                    object.getAsJsonObject("status").getAsJsonArray("conditions").get(0).getAsJsonObject()
+                            .remove("lastTransitionTime");
+                }
+            }
+            if (!Objects.equals(pair[0], pair[1])) {
+                throw new IllegalStateException("the floor no longer writes what the sample's reconciler writes:\n"
+                        + "reconciler: " + pair[0] + "\nfloor:      " + pair[1]);
+            }
+        }
+    }
+
+    private void print(List<Result> results) {
+        int defaultConcurrency = results.get(0).concurrency();
+        Table times = new Table(String.format("Scenario 7 — end to end: the sample's ConfigMapGenerator reconciler on "
+                + "the real control plane (a fresh application JVM per run, %s; 2 ConfigMaps per generator)",
+                String.join(" ", StartupTime.CHILD_FLAGS)),
+                "N", "concurrency", "process start → caches synced", "start → all reconciled",
+                "synced → all reconciled", "floor", "÷ floor", "spec change of all N → converged", "floor",
+                "÷ floor");
+        for (Result r : results) {
+            times.row(String.format("%,d", r.n()), r.concurrencyLabel(), ms(r.synced()), ms(r.allReconciled()),
+                    ms(r.syncedToReconciled()), ms(r.floorNew()), Table.ratio(r.syncedToReconciled(), r.floorNew()),
+                    ms(r.specConverged()) + " (patches " + ms(r.userPatches()) + ")", ms(r.floorSpec()),
+                    Table.ratio(r.specConverged(), r.floorSpec()));
+        }
+        times.note(String.format("default concurrency: the application reported %d on /actuator/watchkeeper "
+                + "(ReconcilerSettings.DEFAULT_CONCURRENCY in the harness's build: %d); the other runs set "
+                + "watchkeeper.reconcilers.%s.concurrency=%d", defaultConcurrency,
+                ReconcilerSettings.DEFAULT_CONCURRENCY, GeneratorApi.RECONCILER, CONCURRENCY));
+        times.note("process start = just before the harness launches the application's JVM (JVM start-up included); "
+                + "caches synced = the first 200 UP of /actuator/health/readiness, polled every 5 ms: Watchkeeper's "
+                + "readiness indicator (every watcher's first sync done) and Boot's readiness state (run() returned)");
+        times.note("all reconciled / converged = the instant the harness's own watch of the namespace sees the last "
+                + "generator with status.observedGeneration = metadata.generation and both its ConfigMaps annotated "
+                + "with that generation (what the server holds, not what the application reports)");
+        times.note(String.format("new generators: N created before the application starts; floor = a bare client "
+                + "(client-java ApiClient, JSON, no cache or queue) sending the reconciler's writes per generator "
+                + "(finalizer JSON patch, 2 server-side applies, status PUT) on as many threads as the reconciler's "
+                + "concurrency, objects known from a list made before its clock starts; ÷ floor = synced → all "
+                + "reconciled ÷ floor. Spec change: %d user threads patch spec.content of all N, the clock starts "
+                + "at the first patch; the floor sends the 2 applies and the status PUT for each generator the "
+                + "moment its user patch returns. The harness checks that the floor's generator and ConfigMap come "
+                + "out as the reconciler's", USER_THREADS));
+        times.print();
+
+        Table costs = new Table("Scenario 7 — end to end: reconciles, requests and heap per generator",
+                "N", "concurrency", "reconciles / new generator", "reconciles / spec change",
+                "requests / new generator", "requests / spec change", "409 Conflicts (new / spec)",
+                "heap after GC", "heap / generator");
+        for (Result r : results) {
+            costs.row(String.format("%,d", r.n()), r.concurrencyLabel(), String.format("%.2f", r.reconcilesNew()),
+                    String.format("%.2f", r.reconcilesSpec()),
+                    String.format("%.2f", r.requestsNew().total() / r.n()),
+                    String.format("%.2f", r.requestsSpec().total() / r.n()),
+                    String.format("%.0f / %.0f", r.requestsNew().withCode(409), r.requestsSpec().withCode(409)),
+                    Table.mb(r.heap()), slope(results, r));
+        }
+        costs.note("reconciles: counts.reconciles of /actuator/watchkeeper once the reconciler is idle (nothing "
+                + "queued, scheduled or running, count still for 1 s) after each phase, ÷ N");
+        costs.note("requests and 409s: kube-apiserver's apiserver_request_total (its /metrics, resource requests "
+                + "only) from just before the application starts to idle after the new generators, and from then "
+                + "to idle after the spec change, less the N user patches; the server counts every client, so the "
+                + "garbage collector's requests in those windows (if any) are in it; watches are counted when "
+                + "they end. The floor sends 4 requests per new generator and 3 per spec change");
+        costs.note("heap after GC: jcmd GC.run, then GC.heap_info's used heap, after the spec change; heap / "
+                + "generator = the difference between the sizes' heaps ÷ the difference of N, at the same "
+                + "concurrency");
+        for (Result r : results) {
+            costs.note(String.format("N=%,d %s, requests by verb, resource and code — new: %s; spec change: %s",
+                    r.n(), r.concurrencyLabel(), r.requestsNew().breakdown(), r.requestsSpec().breakdown()));
+        }
+        for (Result r : results) {
+            costs.note(String.format("N=%,d %s: the application's own %s", r.n(), r.concurrencyLabel(),
+                    r.startedLine()));
+        }
+        costs.print();
+
+        Table goals = new Table("Scenario 7 — end to end: the goals at the largest N", "goal", "concurrency",
+                "this run", "verdict");
+        int largest = sizes.get(sizes.size() - 1);
+        for (Result r : results) {
+            if (r.n() != largest) {
+                continue;
+            }
+            double newRatio = r.syncedToReconciled() / r.floorNew();
+            double specRatio = r.specConverged() / r.floorSpec();
+            goals.row("new generators: synced → all reconciled ≤ " + GOAL_FLOOR_RATIO + "× the floor",
+                    r.concurrencyLabel(), String.format("%.2f×", newRatio), verdict(newRatio <= GOAL_FLOOR_RATIO));
+            goals.row("spec change → converged ≤ " + GOAL_FLOOR_RATIO + "× the floor", r.concurrencyLabel(),
+                    String.format("%.2f×", specRatio), verdict(specRatio <= GOAL_FLOOR_RATIO));
+            goals.row("reconciles per new generator ≤ " + (int) GOAL_RECONCILES_PER_NEW, r.concurrencyLabel(),
+                    String.format("%.2f", r.reconcilesNew()), verdict(r.reconcilesNew() <= GOAL_RECONCILES_PER_NEW));
+            double conflicts = r.requestsNew().withCode(409) + r.requestsSpec().withCode(409);
+            goals.row("409 Conflicts = 0 (the user's merge patches cannot conflict, so all are the application's)", r.concurrencyLabel(),
+                    String.format("%.0f", conflicts), verdict(conflicts == 0));
+            goals.row("process start → caches synced ≤ " + ms(GOAL_SYNCED_MILLIS), r.concurrencyLabel(),
+                    ms(r.synced()), verdict(r.synced() <= GOAL_SYNCED_MILLIS));
+        }
+        goals.note("one run per row, on a shared machine: times are single measurements, not medians");
+        goals.print();
+    }
+
+    /** The heap per generator between this size and the other size at the same concurrency setting. */
+    private static String slope(List<Result> results, Result r) {
+        return results.stream().filter(o -> o.n() != r.n() && o.defaultConcurrency() == r.defaultConcurrency())
+                .findFirst()
+                .map(o -> String.format("%,.0f B", (double) (r.heap() - o.heap()) / (r.n() - o.n())))
+                .orElse("–");
+    }
+
+    private static String verdict(boolean met) {
+        return met ? "met" : "MISSED";
+    }
+
+    private static String ms(double millis) {
+        return String.format("%,.0f ms", millis);
+    }
+
+    /** One size at one concurrency; times in milliseconds. */
+    private record Result(int n, boolean defaultConcurrency, int concurrency, double synced, double allReconciled,
+            double syncedToReconciled, double floorNew, double userPatches, double specConverged, double floorSpec,
+            double reconcilesNew, double reconcilesSpec, RequestCounts requestsNew, RequestCounts requestsSpec,
+            long heap, String startedLine) {
+
+        String concurrencyLabel() {
+            return defaultConcurrency ? concurrency + " (default)" : Integer.toString(concurrency);
+        }
+
+        /** Filled in as the run goes. */
+        static final class Builder {
+            final int n;
+            final boolean defaultConcurrency;
+            int concurrency;
+            double synced;
+            double allReconciled;
+            double syncedToReconciled;
+            double floorNew;
+            double userPatches;
+            double specConverged;
+            double floorSpec;
+            double reconcilesNew;
+            double reconcilesSpec;
+            RequestCounts requestsNew;
+            RequestCounts requestsSpec;
+            long heap;
+            String startedLine;
+
+            Builder(int n, boolean defaultConcurrency) {
+                this.n = n;
+                this.defaultConcurrency = defaultConcurrency;
+            }
+
+            Result build() {
+                return new Result(n, defaultConcurrency, concurrency, synced, allReconciled, syncedToReconciled,
+                        floorNew, userPatches, specConverged, floorSpec, reconcilesNew, reconcilesSpec, requestsNew,
+                        requestsSpec, heap, startedLine);
+            }
+        }
+    }
+}
