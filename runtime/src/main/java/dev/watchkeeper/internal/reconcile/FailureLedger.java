@@ -89,7 +89,7 @@ final class FailureLedger {
         if (atLeast != null && atLeast.compareTo(delay) > 0) {
             delay = atLeast;
         }
-        failures.put(key, new Failure(attempt, delay, now.plus(delay), describe(thrown), false, resourceVersion,
+        failures.put(key, new Failure(attempt, delay, now.plus(delay), ReconcileErrors.describe(thrown), false, resourceVersion,
                 order.incrementAndGet()));
         return delay;
     }
@@ -97,7 +97,7 @@ final class FailureLedger {
     /** Records a failure that is not retried until the object changes. */
     void terminal(ObjectKey key, int attempt, String resourceVersion, TerminalReconcileException thrown) {
         backOff.forget(key);
-        failures.put(key, new Failure(attempt, null, null, describe(thrown), true, resourceVersion,
+        failures.put(key, new Failure(attempt, null, null, ReconcileErrors.describe(thrown), true, resourceVersion,
                 order.incrementAndGet()));
     }
 
@@ -149,8 +149,4 @@ final class FailureLedger {
         return shown;
     }
 
-    private static String describe(Throwable thrown) {
-        return thrown.getMessage() == null ? thrown.getClass().getName()
-                : thrown.getClass().getName() + ": " + thrown.getMessage();
-    }
 }

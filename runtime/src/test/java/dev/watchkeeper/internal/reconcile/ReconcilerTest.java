@@ -544,8 +544,8 @@ class ReconcilerTest {
         configMapApi.listing(configMap("a", "1"), configMap("b", "1"), configMap("c", "1"), configMap("d", "1"));
         CountDownLatch firstStarted = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Reconciler<V1ConfigMap> reconciler = start(builder(firstWaitsFor(firstStarted, release))
-                .settings(ReconcilerSettings.defaults().withShutdownDrain(true)));
+        Reconciler<V1ConfigMap> reconciler = start(builder(firstWaitsFor(firstStarted, release)) // one worker: 3 wait
+                .settings(ReconcilerSettings.defaults().withConcurrency(1).withShutdownDrain(true)));
         assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(reconciler.snapshot().queueDepth()).isEqualTo(3);
 
@@ -566,7 +566,8 @@ class ReconcilerTest {
         configMapApi.listing(configMap("a", "1"), configMap("b", "1"), configMap("c", "1"), configMap("d", "1"));
         CountDownLatch firstStarted = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Reconciler<V1ConfigMap> reconciler = start(builder(firstWaitsFor(firstStarted, release)));
+        Reconciler<V1ConfigMap> reconciler = start(builder(firstWaitsFor(firstStarted, release)) // one worker: 3 wait
+                .settings(ReconcilerSettings.defaults().withConcurrency(1)));
         assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue();
 
         Thread closer = new Thread(() -> reconciler.close(Duration.ofSeconds(5)));
@@ -594,7 +595,7 @@ class ReconcilerTest {
                 throw e;
             }
             return ReconcileResult.done();
-        }).settings(ReconcilerSettings.defaults().withShutdownDrain(true)));
+        }).settings(ReconcilerSettings.defaults().withConcurrency(1).withShutdownDrain(true))); // one runs, 2 wait
         assertThat(firstStarted.await(5, TimeUnit.SECONDS)).isTrue();
 
         reconciler.stop();

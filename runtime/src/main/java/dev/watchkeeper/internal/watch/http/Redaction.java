@@ -13,7 +13,7 @@ import java.util.regex.Pattern;
  * Redaction.of("Unauthorized: Authorization: Bearer eyJhbGci…") // "Unauthorized: Authorization: Bearer <redacted>"
  * }</pre>
  */
-final class Redaction {
+public final class Redaction {
 
     static final int MAX_LENGTH = 200;
     static final String MASK = "<redacted>";
@@ -30,7 +30,7 @@ final class Redaction {
     }
 
     /** {@code text} with credentials masked, object contents cut and at most 200 characters; "" for null. */
-    static String of(String text) {
+    public static String of(String text) {
         if (text == null) {
             return "";
         }

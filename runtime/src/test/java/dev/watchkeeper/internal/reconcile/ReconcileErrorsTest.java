@@ -1,0 +1,42 @@
+package dev.watchkeeper.internal.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.kubernetes.client.openapi.ApiException;
+import java.io.UncheckedIOException;
+import java.net.ConnectException;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class ReconcileErrorsTest {
+
+    private static final String CONFLICT = "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\","
+            + "\"message\":\"Operation cannot be fulfilled on configmaps \\\"a\\\": the object has been modified\","
+            + "\"reason\":\"Conflict\",\"code\":409}";
+
+    @Test
+    void aFailedCallReadsAsTheServerAnsweredWithoutClientJavasHeaderDump() {
+        ApiException conflict = new ApiException(409, Map.of("Audit-Id", List.of("1234"),
+                "Authorization", List.of("Bearer secret-token")), CONFLICT);
+
+        assertThat(ReconcileErrors.describe(conflict))
+                .isEqualTo("HTTP 409 Conflict: Operation cannot be fulfilled on configmaps \"a\": the object has been"
+                        + " modified")
+                .doesNotContain("Audit-Id", "secret-token");
+        assertThat(ReconcileErrors.describe(new IllegalStateException("while applying", conflict)))
+                .as("found as a cause too").startsWith("HTTP 409 Conflict: ");
+        assertThat(ReconcileErrors.describe(new ApiException(500, Map.of(), "not json")))
+                .isEqualTo("HTTP 500");
+    }
+
+    @Test
+    void noAnswerSaysSoAndOtherFailuresAreTheirTypeAndMessage() {
+        assertThat(ReconcileErrors.describe(new ApiException(new ConnectException("Connection refused"))))
+                .isEqualTo("no answer from the API server: ConnectException: Connection refused");
+        assertThat(ReconcileErrors.describe(new IllegalArgumentException("spec.size must be positive")))
+                .isEqualTo("java.lang.IllegalArgumentException: spec.size must be positive");
+        assertThat(ReconcileErrors.describe(new UncheckedIOException(null, new java.io.IOException())))
+                .isEqualTo("java.io.UncheckedIOException");
+    }
+}
