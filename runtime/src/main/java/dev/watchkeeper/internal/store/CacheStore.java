@@ -36,7 +36,8 @@ import org.slf4j.LoggerFactory;
  * counts it.
  *
  * <p>Its {@link StoreIndexes} (by namespace, controller owner, label, and custom {@link Indexer}s) change with every
- * write, under one lock that only {@link #addIndex} contends for; lookups take no lock.
+ * write, under one lock that only adding an index contends for: a custom one ({@link #addIndex}), or a built-in one on
+ * its first lookup. Lookups take no lock once their index is built.
  *
  * <pre>{@code
  * CacheStore<V1ConfigMap> store = new CacheStore<>("configmaps@default", true);
@@ -173,17 +174,29 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T> {
 
     @Override
     public List<T> listInNamespace(String namespace) {
+        built(StoreIndexes.BuiltIn.NAMESPACE);
         return resolved(indexes.namespace(namespace == null || namespace.isEmpty() ? null : namespace));
     }
 
     @Override
     public List<T> listByOwner(String ownerUid) {
+        built(StoreIndexes.BuiltIn.OWNER);
         return resolved(indexes.owner(ownerUid));
     }
 
     @Override
     public List<T> listByLabel(String key, String value) {
+        built(StoreIndexes.BuiltIn.LABEL);
         return resolved(indexes.label(key, value));
+    }
+
+    /** Builds {@code index} over what the store holds on its first lookup, under the write lock. */
+    private void built(StoreIndexes.BuiltIn index) {
+        if (!indexes.isBuilt(index)) {
+            synchronized (writeLock) {
+                indexes.build(index, entries.values().stream().map(Entry::object).toList());
+            }
+        }
     }
 
     @Override

@@ -22,7 +22,11 @@ import org.slf4j.LoggerFactory;
  * object's metadata without decoding it, and the custom ones of {@link Indexer}s, which decode. They map index keys
  * to {@link ObjectKey}s only ({@link Postings}); a lookup resolves those through the store's map and checks the
  * object it finds still matches, so a reader racing the writer never gets an object the store does not hold or one
- * that does not match. One thread writes ({@link #update}, {@link #add}), under the store's write lock.
+ * that does not match. One thread writes ({@link #update}, {@link #add}, {@link #build}), under the store's write lock.
+ *
+ * <p>A built-in index is built on its first lookup ({@link #build}) and maintained from then on: a store pays for the
+ * lookups its readers make (about 40 B per object for the namespace index, 32 B for the owner index and 32 B and more
+ * per label for the label index), not for all three.
  */
 final class StoreIndexes<T> {
 
@@ -43,7 +47,13 @@ final class StoreIndexes<T> {
     private record Custom<T>(Indexer<T> indexer, Postings postings) {
     }
 
+    /** A built-in index, off until its first lookup. */
+    enum BuiltIn {
+        NAMESPACE, OWNER, LABEL
+    }
+
     private final String owner;
+    private final Set<BuiltIn> built = ConcurrentHashMap.newKeySet();
     private final Postings namespaces = new Postings();
     private final Postings owners = new Postings();
     private final Map<String, Postings> labels = new ConcurrentHashMap<>();
@@ -58,13 +68,19 @@ final class StoreIndexes<T> {
     /** Files the change of one object from {@code old} to {@code current}; either is null when absent. */
     void update(CachedObject<T> old, CachedObject<T> current) {
         ObjectKey key = (current != null ? current : old).key();
-        if (old == null) {
-            namespaces.add(namespaceKey(key.namespace()), key);
-        } else if (current == null) {
-            namespaces.remove(namespaceKey(key.namespace()), key);
+        if (built.contains(BuiltIn.NAMESPACE)) {
+            if (old == null) {
+                namespaces.add(namespaceKey(key.namespace()), key);
+            } else if (current == null) {
+                namespaces.remove(namespaceKey(key.namespace()), key);
+            }
         }
-        move(owners, controllerUid(old), controllerUid(current), key);
-        updateLabels(old == null ? Map.of() : old.labels(), current == null ? Map.of() : current.labels(), key);
+        if (built.contains(BuiltIn.OWNER)) {
+            move(owners, controllerUid(old), controllerUid(current), key);
+        }
+        if (built.contains(BuiltIn.LABEL)) {
+            updateLabels(old == null ? Map.of() : old.labels(), current == null ? Map.of() : current.labels(), key);
+        }
         for (Custom<T> index : custom.values()) {
             Collection<String> was = keys(index, old, false);
             Collection<String> is = keys(index, current, true);
@@ -77,6 +93,28 @@ final class StoreIndexes<T> {
                 index.postings().add(came, key);
             }
         }
+    }
+
+    /** Whether the built-in index {@code index} is maintained already; any thread. */
+    boolean isBuilt(BuiltIn index) {
+        return built.contains(index);
+    }
+
+    /** Builds the built-in index {@code index} over {@code held}, the objects the store holds now, unless it is. */
+    void build(BuiltIn index, Collection<CachedObject<T>> held) {
+        if (built.contains(index)) {
+            return;
+        }
+        for (CachedObject<T> object : held) {
+            ObjectKey key = object.key();
+            switch (index) {
+                case NAMESPACE -> namespaces.add(namespaceKey(key.namespace()), key);
+                case OWNER -> move(owners, null, controllerUid(object), key);
+                case LABEL -> updateLabels(Map.of(), object.labels(), key);
+            }
+        }
+        built.add(index);
+        log.debug("watcher {}: built its {} index over {} objects", owner, index.name().toLowerCase(), held.size());
     }
 
     /**

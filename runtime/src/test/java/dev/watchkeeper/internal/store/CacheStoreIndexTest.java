@@ -45,6 +45,21 @@ class CacheStoreIndexTest {
     }
 
     @Test
+    void aBuiltInIndexCostsNothingUntilItsFirstLookupAndIsMaintainedFromThen() {
+        store.apply(CachedObject.of(cm("a", "x", "owner-1", Map.of("app", "web"))));
+        assertThat(store.indexStats()).allSatisfy(index -> assertThat(index.estimatedBytes()).isZero());
+
+        assertThat(names(store.listByLabel("app", "web"))).as("built over what the store holds").containsExactly("a/x");
+        store.apply(CachedObject.of(cm("a", "y", "owner-1", Map.of("app", "web"))));
+        store.delete(new ObjectKey("a", "x"));
+
+        assertThat(names(store.listByLabel("app", "web"))).as("maintained since").containsExactly("a/y");
+        assertThat(stat("label").estimatedBytes()).isPositive();
+        assertThat(stat("owner").estimatedBytes()).as("never looked up").isZero();
+        assertThat(stat("namespace").estimatedBytes()).isZero();
+    }
+
+    @Test
     void aReplacementMovesTheObjectBetweenLabelsAndOwners() {
         store.apply(CachedObject.of(cm("a", "x", "owner-1", Map.of("app", "web", "keep", "yes"))));
 
