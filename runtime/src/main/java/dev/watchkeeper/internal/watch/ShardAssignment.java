@@ -39,22 +39,21 @@ final class ShardAssignment<T extends KubernetesObject> {
     }
 
     /**
-     * Gives the watcher {@code slots} from now on and cuts short its call for the old ones; any thread.
-     *
-     * @return whether they differ from those last given (the caller then ends the watcher's backoff wait)
+     * Gives the watcher {@code slots} from now on, cuts short its call for the old ones and, when they differ from
+     * those last given, runs {@code endWait} (ending the watcher's backoff wait); any thread.
      */
-    boolean assign(Slots slots) {
+    void assign(Slots slots, Runnable endWait) {
         synchronized (lock) {
             if (slots.equals(assigned)) {
-                return false;
+                return;
             }
             assigned = slots;
             lock.notifyAll();
-            // Under the lock, so that this can only end a call for the old share: the thread adopts the new
-            // slots under the same lock before it makes a call for them.
+            // Under the lock, so that these can only end a call or a backoff wait for the old share: the thread
+            // adopts the new slots under the same lock before it makes a call for them or fails one.
             api.abort();
+            endWait.run();
         }
-        return true;
     }
 
     /** Ends the thread's wait for slots: the watcher is closing. */

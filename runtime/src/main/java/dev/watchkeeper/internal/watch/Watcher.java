@@ -133,9 +133,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         if (shards == null) {
             throw new IllegalStateException("watcher " + name + " is not sharded");
         }
-        if (shards.assign(slots)) {
-            streak.wakeUp();
-        }
+        shards.assign(slots, streak::wakeUp);
     }
 
     /** Stops the watcher: ends any wait or open watch and returns within about a second. */
