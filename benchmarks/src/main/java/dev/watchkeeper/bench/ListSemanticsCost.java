@@ -15,15 +15,12 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import okhttp3.Request;
-import okhttp3.Response;
 
 /**
  * Scenario 6: what each list a watcher sends costs a real kube-apiserver (the project's control plane), read from the
@@ -175,22 +172,14 @@ final class ListSemanticsCost {
     private record Metrics(Map<String, Double> series) {
 
         static Metrics scrape(ApiClient client) throws Exception {
-            Request request = client.buildRequest(client.getBasePath(), "/metrics", "GET", List.of(), List.of(), null,
-                    new HashMap<>(Map.of("Accept", "text/plain")), new HashMap<>(), new HashMap<>(),
-                    new String[] {"BearerToken"}, null);
-            try (Response response = client.getHttpClient().newCall(request).execute()) {
-                if (!response.isSuccessful()) {
-                    throw new IllegalStateException("GET /metrics answered " + response.code());
+            Map<String, Double> series = new LinkedHashMap<>();
+            for (String line : RequestCounts.metricsLines(client)) {
+                if (!line.startsWith("#") && line.contains(RESOURCE)) {
+                    int space = line.lastIndexOf(' ');
+                    series.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
                 }
-                Map<String, Double> series = new LinkedHashMap<>();
-                for (String line : response.body().string().split("\n")) {
-                    if (!line.startsWith("#") && line.contains(RESOURCE)) {
-                        int space = line.lastIndexOf(' ');
-                        series.put(line.substring(0, space), Double.parseDouble(line.substring(space + 1)));
-                    }
-                }
-                return new Metrics(series);
             }
+            return new Metrics(series);
         }
 
         Metrics minus(Metrics earlier) {

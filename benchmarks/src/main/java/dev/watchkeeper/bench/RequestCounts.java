@@ -19,6 +19,24 @@ record RequestCounts(Map<String, Double> series) {
 
     /** Reads the counters now. */
     static RequestCounts scrape(ApiClient client) throws Exception {
+        Map<String, Double> series = new TreeMap<>();
+        for (String line : metricsLines(client)) {
+            if (line.startsWith(METRIC)) {
+                int close = line.lastIndexOf('}');
+                Map<String, String> labels = labels(line.substring(METRIC.length(), close));
+                if (!labels.getOrDefault("resource", "").isEmpty()) {
+                    String subresource = labels.getOrDefault("subresource", "");
+                    String key = labels.get("verb") + " " + labels.get("resource")
+                            + (subresource.isEmpty() ? "" : "/" + subresource) + " " + labels.get("code");
+                    series.merge(key, Double.parseDouble(line.substring(close + 1).trim()), Double::sum);
+                }
+            }
+        }
+        return new RequestCounts(series);
+    }
+
+    /** The lines of kube-apiserver's {@code /metrics} (Prometheus text), read now with {@code client}'s credentials. */
+    static List<String> metricsLines(ApiClient client) throws Exception {
         Request request = client.buildRequest(client.getBasePath(), "/metrics", "GET", List.of(), List.of(), null,
                 new HashMap<>(Map.of("Accept", "text/plain")), new HashMap<>(), new HashMap<>(),
                 new String[] {"BearerToken"}, null);
@@ -26,20 +44,7 @@ record RequestCounts(Map<String, Double> series) {
             if (!response.isSuccessful()) {
                 throw new IllegalStateException("GET /metrics answered " + response.code());
             }
-            Map<String, Double> series = new TreeMap<>();
-            for (String line : response.body().string().split("\n")) {
-                if (line.startsWith(METRIC)) {
-                    int close = line.lastIndexOf('}');
-                    Map<String, String> labels = labels(line.substring(METRIC.length(), close));
-                    if (!labels.getOrDefault("resource", "").isEmpty()) {
-                        String subresource = labels.getOrDefault("subresource", "");
-                        String key = labels.get("verb") + " " + labels.get("resource")
-                                + (subresource.isEmpty() ? "" : "/" + subresource) + " " + labels.get("code");
-                        series.merge(key, Double.parseDouble(line.substring(close + 1).trim()), Double::sum);
-                    }
-                }
-            }
-            return new RequestCounts(series);
+            return List.of(response.body().string().split("\n"));
         }
     }
 
