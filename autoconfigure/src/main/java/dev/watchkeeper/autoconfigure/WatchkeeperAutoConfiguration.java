@@ -97,6 +97,7 @@ public final class WatchkeeperAutoConfiguration {
         if (leader != null) { // after the registry's own listener: events come once reconcilers started or stopped
             leader.addListener(new LeadershipEvents(leader, events));
         }
+        registry.startWatchers(); // caches fill while the rest of the application starts
         return registry;
     }
 

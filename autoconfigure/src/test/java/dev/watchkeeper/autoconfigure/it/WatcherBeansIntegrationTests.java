@@ -134,7 +134,10 @@ class WatcherBeansIntegrationTests {
     @Test
     void aListenerReceivesTheEventSequence() {
         await().atMost(WAIT).until(() -> listeners.appConfig.size() >= 4);
-        assertThat(listeners.appConfig).containsExactly("Init", "InitApply(a)", "InitDone", "Apply(b)");
+        // The watcher starts while the context is created, the listener joins at its start: if the watch has
+        // handed over b by then, the listener catches up from the store, where b is part of what was listed.
+        assertThat(listeners.appConfig).isIn(List.of("Init", "InitApply(a)", "InitDone", "Apply(b)"),
+                List.of("Init", "InitApply(a)", "InitApply(b)", "InitDone"));
     }
 
     @Test

@@ -19,6 +19,7 @@ import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.BeanFactoryAware;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.context.EnvironmentAware;
@@ -102,6 +103,7 @@ public class ReconcilerAnnotationBeanPostProcessor
         if (found.isEmpty()) {
             return bean;
         }
+        createWatchers(found);
         synchronized (pending) {
             if (singletonsReady) {
                 found.forEach(this::register); // a lazy bean created after start-up
@@ -110,6 +112,22 @@ public class ReconcilerAnnotationBeanPostProcessor
             }
         }
         return bean;
+    }
+
+    /**
+     * Has the registry create the reconcilers' watchers now, while their bean is created, rather than when the
+     * reconcilers are registered after every singleton: a registry that starts watchers when created
+     * ({@link WatchkeeperRegistry#startWatchers}) then fills their caches while the rest of the application starts.
+     * Skipped while the registry itself is being created (a bean it depends on is a reconciler).
+     */
+    private void createWatchers(List<Found> found) {
+        String[] registries = beanFactory.getBeanNamesForType(WatchkeeperRegistry.class, false, false);
+        if (registries.length != 1 || beanFactory instanceof ConfigurableListableBeanFactory configurable
+                && configurable.isCurrentlyInCreation(registries[0])) {
+            return; // registering the reconcilers says what is wrong with no registry, or several
+        }
+        WatchkeeperRegistry registry = beanFactory.getBean(WatchkeeperRegistry.class);
+        found.forEach(f -> registry.createWatchers(f.parsed().name(), f.parsed().watchers()));
     }
 
     @Override

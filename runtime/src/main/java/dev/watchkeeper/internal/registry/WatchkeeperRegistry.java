@@ -21,17 +21,22 @@ import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.WatcherGroup;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import io.kubernetes.client.common.KubernetesObject;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -56,7 +61,7 @@ import org.springframework.context.SmartLifecycle;
  * and reconciler names share one namespace; a clash fails with a message naming both. A declaration with its own
  * name that shares an existing watcher adds its name as another name of that watcher.
  */
-public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
+public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, WatchkeeperState {
 
     /** Late: after the beans the reconcilers use have started, and stopped before them. */
     public static final int PHASE = Integer.MAX_VALUE - 100;
@@ -74,6 +79,10 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
     private final ShardCoordinator coordinator;
     private volatile boolean running;
     private boolean stopped;
+    /** Watchers start when created, before {@link #start}: see {@link #startWatchers}. */
+    private boolean watchersStarted;
+    /** How long the JVM had run when each watcher's first list was done, for the start-up line. */
+    private final Map<Watcher<?>, Duration> firstSyncs = new ConcurrentHashMap<>();
 
     public WatchkeeperRegistry(RegistryServices services) {
         this(services, WatcherFactory.http(services.apiClient()));
@@ -203,11 +212,40 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
         return table.watcher(declaration, null);
     }
 
-    /** A watcher created while the registry runs starts at once. */
+    /** A watcher created while the registry runs, or once {@link #startWatchers} was called, starts at once. */
     private void watcherCreated(Watcher<?> watcher) {
-        if (running) {
+        watcher.store().ready().thenRun(() -> firstSyncs.put(watcher, processUptime()));
+        if (running || watchersStarted) {
             startWatcher(watcher);
         }
+    }
+
+    /**
+     * Starts every watcher now, and from now on each one when it is created, ahead of {@link #start}: the caches
+     * fill while the application is still starting, and its reconcilers find them ready. Listeners added later catch
+     * up from the stores ({@link Watcher#addListener}). {@link #destroy} closes them if the registry never starts.
+     */
+    public synchronized void startWatchers() {
+        if (stopped) {
+            return;
+        }
+        watchersStarted = true;
+        table.watchers().forEach(this::startWatcher);
+    }
+
+    /**
+     * Creates the watchers a reconciler named {@code reconciler} will read, before it is registered, so that with
+     * {@link #startWatchers} they list while the rest of the application starts. Nothing for a sharded reconciler:
+     * {@link #registerReconciler} makes its watchers, filtered to this replica's share.
+     */
+    public synchronized void createWatchers(String reconciler, List<WatcherDeclaration<?>> declarations) {
+        if (!sharded(reconciler)) {
+            declarations.forEach(declaration -> table.watcher(declaration, null));
+        }
+    }
+
+    private boolean sharded(String reconciler) {
+        return coordinator != null && services.settings().sharded(reconciler);
     }
 
 
@@ -221,7 +259,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
             ReconcilerDeclaration<T> declaration) {
         String name = declaration.name();
         table.claim(name, "reconciler " + name + " (" + declaration.source() + ")");
-        boolean sharded = coordinator != null && services.settings().sharded(name);
+        boolean sharded = sharded(name);
         if (sharded && running) {
             throw new IllegalStateException("reconciler " + name + " comes after the shard coordinator started; a"
                     + " sharded reconciler must be registered before the registry starts");
@@ -302,8 +340,11 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
         table.watchers().forEach(this::startWatcher);
         reconcilers.values().forEach(this::startReconciler);
         running = true;
-        log.info("watchkeeper started {} and {}", Plural.count(table.watchers().size(), "watcher"),
+        List<Watcher<?>> watchers = table.watchers();
+        log.info("watchkeeper started {} and {}", Plural.count(watchers.size(), "watcher"),
                 Plural.count(reconcilers.size(), "reconciler"));
+        CompletableFuture.allOf(watchers.stream().map(w -> w.store().ready()).toArray(CompletableFuture[]::new))
+                .thenRun(() -> logSynced(watchers));
         if (elector != null) {
             log.info("reconcilers work while this replica holds the Lease {} as {}", elector.settings().lease(),
                     elector.settings().identity());
@@ -313,6 +354,21 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
             log.info("reconcilers reconcile this replica's share of the objects: {}", coordinator.settings().describe());
             coordinator.start();
         }
+    }
+
+    /** Once per start-up, when the caches of every watcher known at {@link #start} hold their first list. */
+    private void logSynced(List<Watcher<?>> watchers) {
+        Duration now = processUptime(); // for a watcher whose own record of the moment is not in yet
+        Duration last = watchers.stream().map(w -> firstSyncs.getOrDefault(w, now)).max(Duration::compareTo)
+                .orElse(now);
+        log.info("watchkeeper caches synced: {}, {} (process running for {} s)",
+                Plural.count(watchers.size(), "watcher"),
+                Plural.count(watchers.stream().mapToInt(w -> w.store().size()).sum(), "object"),
+                String.format(Locale.ROOT, "%.3f", last.toMillis() / 1000.0));
+    }
+
+    private static Duration processUptime() {
+        return Duration.ofMillis(ManagementFactory.getRuntimeMXBean().getUptime());
     }
 
     private void startReconciler(Reconciler<?> reconciler) {
@@ -346,6 +402,15 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
         }
         started.forEach(Watcher::close);
         log.info("watchkeeper stopped");
+    }
+
+    /** Closes the watchers {@link #startWatchers} started when the registry itself never ran (a failed start-up). */
+    @Override
+    public synchronized void destroy() {
+        if (!running && !stopped) {
+            stopped = true;
+            started.forEach(Watcher::close);
+        }
     }
 
     @Override

@@ -160,6 +160,12 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T> {
         return entry == null ? Optional.empty() : Optional.of(entry.object());
     }
 
+    /** Every cached object, ordered by namespace and name, none decoded by the call; for handing on, not reading. */
+    public List<CachedObject<T>> cachedObjects() {
+        return entries.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> e.getValue().object())
+                .toList();
+    }
+
     @Override
     public List<T> list() {
         return decodedInOrder(entries.entrySet().stream());

@@ -38,9 +38,28 @@ final class ListenerFanOut<T> {
         this.clock = Objects.requireNonNull(clock, "clock");
     }
 
-    /** Adds a listener; any thread. */
-    void add(WatchEventListener<T> listener) {
-        listeners.add(Objects.requireNonNull(listener, "listener"));
+    /**
+     * Adds a listener; any thread. {@code catchUp} goes to it first, on the calling thread, not counted: what the
+     * others were handed before, as the {@link Watcher} replays it from its store.
+     */
+    void add(WatchEventListener<T> listener, List<WatchEvent<T>> catchUp) {
+        Objects.requireNonNull(listener, "listener");
+        for (WatchEvent<T> event : catchUp) {
+            CachedObject<T> object = objectOf(event);
+            if (object != null && listener.readsObjects() && object.decoded() == null) {
+                continue; // reported to the others when it came; a listener that reads objects is never handed it
+            }
+            try {
+                listener.onEvent(event);
+            } catch (Throwable thrown) {
+                if (FatalErrors.isFatal(thrown)) {
+                    throw thrown;
+                }
+                log.error("listener of watcher {} failed on {} while catching up", name,
+                        event.getClass().getSimpleName(), thrown);
+            }
+        }
+        listeners.add(listener);
     }
 
     /** Counts {@code event} and hands it to every listener. */

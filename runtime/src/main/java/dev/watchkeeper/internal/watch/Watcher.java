@@ -20,9 +20,11 @@ import dev.watchkeeper.store.Store;
 import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.retry.RetryPolicy;
@@ -71,6 +73,14 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private final ShardAssignment<T> shards;
     private final WatcherSnapshots<T> snapshots;
     private final WatcherThread thread;
+    /**
+     * Held while a step's events go to the store and the listeners, and while a late listener catches up, so that
+     * one sees each event either in its catch-up or live, never both or neither.
+     */
+    private final ReentrantLock delivery = new ReentrantLock();
+    /** Whether a (re)list has begun ({@code Init} delivered), and whether the latest one is done; under delivery. */
+    private boolean listing;
+    private boolean listed;
 
     private Watcher(Builder<T> builder) {
         this.name = builder.name != null ? builder.name : builder.scope.derivedWatcherName(builder.type);
@@ -104,9 +114,35 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
         return new Builder<>(Objects.requireNonNull(transport, "transport"), type);
     }
 
-    /** Adds a listener; events reach listeners after the store, on the watcher's thread. */
+    /**
+     * Adds a listener; any thread, before or after {@link #start}. Events reach listeners after the store, on the
+     * watcher's thread. A listener added once the watcher has begun to list first catches up, on the calling thread,
+     * as client-go's informers do for a late handler: {@code Init}, an {@code InitApply} for each object the store holds
+     * (by namespace and name),
+     * and {@code InitDone} unless the list is still under way (then the rest of it follows live), so it misses
+     * nothing the others were handed.
+     */
     public void addListener(WatchEventListener<T> listener) {
-        fanOut.add(listener);
+        delivery.lock();
+        try {
+            fanOut.add(listener, catchUp());
+        } finally {
+            delivery.unlock();
+        }
+    }
+
+    /** What a listener added now must be handed to know what the others know; under delivery. */
+    private List<WatchEvent<T>> catchUp() {
+        if (!listing && !listed) {
+            return List.of();
+        }
+        List<WatchEvent<T>> events = new ArrayList<>();
+        events.add(new WatchEvent.Init<>());
+        store.cachedObjects().forEach(cached -> events.add(new WatchEvent.InitApply<>(cached)));
+        if (!listing) {
+            events.add(new WatchEvent.InitDone<>());
+        }
+        return events;
     }
 
     /** Starts the watcher's thread; the first step discovers the resource if needed, then lists. */
@@ -260,6 +296,15 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
 
     /** Each event goes to the store first, then to the listeners (docs/semantics.md §1). */
     private void deliver(List<WatchEvent<T>> events) {
+        delivery.lock();
+        try {
+            deliverLocked(events);
+        } finally {
+            delivery.unlock();
+        }
+    }
+
+    private void deliverLocked(List<WatchEvent<T>> events) {
         for (WatchEvent<T> received : events) {
             WatchEvent<T> event = shards == null ? received : shards.admit(received);
             if (event == null) {
@@ -267,6 +312,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
             }
             if (event instanceof WatchEvent.Init<T>) {
                 store.startRelist();
+                listing = true;
             } else if (event instanceof WatchEvent.InitApply<T> apply) {
                 store.apply(apply.cached());
             } else if (event instanceof WatchEvent.Apply<T> apply) {
@@ -279,6 +325,8 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
                 for (CachedObject<T> gone : store.finishRelist()) {
                     fanOut.deliver(new WatchEvent.Delete<>(gone, true));
                 }
+                listing = false;
+                listed = true;
             }
             fanOut.deliver(event);
         }
