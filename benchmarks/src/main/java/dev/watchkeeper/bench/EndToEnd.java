@@ -16,7 +16,8 @@ import org.opentest4j.TestAbortedException;
 /**
  * Scenario 7: what an operator author sees. The sample application (its Spring Boot jar, a fresh JVM per run) runs
  * its {@code ConfigMapGenerator} reconciler against the real control plane ({@code controlplane/}) over N generators
- * that exist before it starts, then over a spec change of all N; at the reconciler's default concurrency and at 8.
+ * that exist before it starts, then over a spec change of all N; at the reconciler's default concurrency, launched
+ * with {@code java -jar} and as Spring Boot documents for a quick start ({@link ClassDataSharing}).
  * Beside each run, the floor ({@link FloorController}): a bare client sending the same writes at the same
  * concurrency. Convergence is read from the server ({@link Convergence}), requests and 409s from the server's
  * {@code /metrics} ({@link RequestCounts}), reconciles from the application's {@code /actuator/watchkeeper}, heap
@@ -31,7 +32,6 @@ final class EndToEnd {
 
     /** Threads the harness's "user" creates and changes generators on, for the application and the floor alike. */
     private static final int USER_THREADS = 4;
-    private static final int CONCURRENCY = 8;
     private static final Duration CONVERGE_TIMEOUT = Duration.ofMinutes(10);
     private static final String CRD = "configmapgenerators." + GeneratorApi.GROUP;
 
@@ -64,32 +64,42 @@ final class EndToEnd {
         GeneratorApi api = new GeneratorApi(plane.apiClient());
         awaitGarbageCollectorWatching(api);
         Path logs = Files.createTempDirectory("watchkeeper-endtoend-");
-        Progress.say("scenario 7: sizes %s; the sample's reconciler at its default concurrency and at %d; "
-                + "application logs in %s", sizes, CONCURRENCY, logs);
+        Progress.say("scenario 7: sizes %s; the sample's reconciler at its default concurrency, launched with java -jar"
+                + " and with class data sharing; application logs in %s", sizes, logs);
+        plane.kubectl("create", "namespace", "e2e-training");
+        ClassDataSharing cds = ClassDataSharing.prepare(sampleJar, plane.kubeconfig(), "e2e-training",
+                Files.createDirectories(logs.resolve("cds")));
         List<Result> results = new ArrayList<>();
         for (int n : sizes) {
-            results.add(run(plane, api, n, null, logs));
-            results.add(run(plane, api, n, CONCURRENCY, logs));
+            results.add(run(plane, api, n, new Launch("java -jar", List.of(), sampleJar), logs));
+            results.add(run(plane, api, n, new Launch("CDS", cds.jvmFlags(), cds.jar()), logs));
         }
         print(results);
     }
 
-    /** One size at one concurrency ({@code null}: the application's default): the application, then the floor. */
-    private Result run(KubeControlPlane plane, GeneratorApi api, int n, Integer concurrency, Path logs)
+    /** How the application's JVM is launched: a name for the tables, flags before {@code -jar}, the jar. */
+    private record Launch(String name, List<String> jvmFlags, Path jar) {
+
+        String namespaceLabel() {
+            return name.equals("CDS") ? "cds" : "jar";
+        }
+    }
+
+    /** One size, launched one way, at the default concurrency: the application, then the floor. */
+    private Result run(KubeControlPlane plane, GeneratorApi api, int n, Launch launch, Path logs)
             throws Exception {
-        String label = concurrency == null ? "default" : "c" + concurrency;
+        String label = launch.namespaceLabel();
         String namespace = "e2e-" + n + "-" + label;
         ApiClient client = api.client();
         List<String> names = GeneratorApi.names(n);
         api.createGenerators(namespace, n, USER_THREADS);
-        List<String> properties = concurrency == null ? List.of()
-                : List.of("--watchkeeper.reconcilers." + GeneratorApi.RECONCILER + ".concurrency=" + concurrency);
-        Result.Builder result = new Result.Builder(n, concurrency == null);
+        Result.Builder result = new Result.Builder(n, launch.name());
         try (Convergence convergence = Convergence.watch(api, namespace)) {
             RequestCounts before = RequestCounts.scrape(client);
-            try (SampleAppProcess app = SampleAppProcess.start(sampleJar, plane.kubeconfig(), namespace, properties,
-                    logs.resolve(namespace + ".log"))) {
+            try (SampleAppProcess app = SampleAppProcess.start(launch.jvmFlags(), launch.jar(), plane.kubeconfig(),
+                    namespace, List.of(), logs.resolve(namespace + ".log"))) {
                 long ready = app.awaitReady(Duration.ofMinutes(2));
+                result.cachesSynced = app.awaitCachesSynced(Duration.ofSeconds(30));
                 long created = convergence.awaitAll(n, 1, CONVERGE_TIMEOUT.toMillis());
                 JsonObject idle = app.awaitIdle(GeneratorApi.RECONCILER, Duration.ofSeconds(1), CONVERGE_TIMEOUT);
                 RequestCounts afterNew = RequestCounts.scrape(client);
@@ -101,8 +111,9 @@ final class EndToEnd {
                 long reconcilesNew = idle.getAsJsonObject("counts").get("reconciles").getAsLong();
                 result.reconcilesNew = reconcilesNew / (double) n;
                 result.requestsNew = afterNew.minus(before);
-                Progress.say("  N=%,d %s (concurrency %d): synced %,.0f ms, all reconciled %,.0f ms after start",
-                        n, label, result.concurrency, result.synced, result.allReconciled);
+                Progress.say("  N=%,d %s (concurrency %d): caches synced %,.0f ms, ready %,.0f ms, all reconciled"
+                        + " %,.0f ms after start", n, launch.name(), result.concurrency, result.cachesSynced,
+                        result.synced, result.allReconciled);
 
                 long changeStart = System.nanoTime();
                 GeneratorApi.forEach(names, USER_THREADS, name -> api.changeSpec(namespace, name, "v2"));
@@ -212,26 +223,31 @@ final class EndToEnd {
     }
 
     private void print(List<Result> results) {
-        int defaultConcurrency = results.get(0).concurrency();
         Table times = new Table(String.format("Scenario 7 — end to end: the sample's ConfigMapGenerator reconciler on "
                 + "the real control plane (a fresh application JVM per run, %s; 2 ConfigMaps per generator)",
                 String.join(" ", StartupTime.CHILD_FLAGS)),
-                "N", "concurrency", "process start → caches synced", "start → all reconciled",
-                "synced → all reconciled", "floor", "÷ floor", "spec change of all N → converged", "floor",
+                "N", "launch", "concurrency", "process start → caches synced", "→ ready", "start → all reconciled",
+                "ready → all reconciled", "floor", "÷ floor", "spec change of all N → converged", "floor",
                 "÷ floor");
         for (Result r : results) {
-            times.row(String.format("%,d", r.n()), r.concurrencyLabel(), ms(r.synced()), ms(r.allReconciled()),
+            times.row(String.format("%,d", r.n()), r.launch(), r.concurrency() + " (default)", ms(r.cachesSynced()),
+                    ms(r.synced()), ms(r.allReconciled()),
                     ms(r.syncedToReconciled()), ms(r.floorNew()), Table.ratio(r.syncedToReconciled(), r.floorNew()),
                     ms(r.specConverged()) + " (patches " + ms(r.userPatches()) + ")", ms(r.floorSpec()),
                     Table.ratio(r.specConverged(), r.floorSpec()));
         }
-        times.note(String.format("default concurrency: the application reported %d on /actuator/watchkeeper "
-                + "(ReconcilerSettings.DEFAULT_CONCURRENCY in the harness's build: %d); the other runs set "
-                + "watchkeeper.reconcilers.%s.concurrency=%d", defaultConcurrency,
-                ReconcilerSettings.DEFAULT_CONCURRENCY, GeneratorApi.RECONCILER, CONCURRENCY));
-        times.note("process start = just before the harness launches the application's JVM (JVM start-up included); "
-                + "caches synced = the first 200 UP of /actuator/health/readiness, polled every 5 ms: Watchkeeper's "
-                + "readiness indicator (every watcher's first sync done) and Boot's readiness state (run() returned)");
+        times.note(String.format("concurrency: what the application reported on /actuator/watchkeeper, its default "
+                + "(ReconcilerSettings.DEFAULT_CONCURRENCY in the harness's build: %d; no property set)",
+                ReconcilerSettings.DEFAULT_CONCURRENCY));
+        times.note("launch: java -jar = the Boot jar as built; CDS = as Spring Boot documents for start-up: the jar "
+                + "extracted (java -Djarmode=tools -jar … extract), a class data sharing archive from one training run "
+                + "that ends after the context refresh (-XX:ArchiveClassesAtExit, -Dspring.context.exit=onRefresh), "
+                + "then -XX:SharedArchiveFile");
+        times.note("caches synced = the JVM's own uptime in Watchkeeper's 'watchkeeper caches synced' log line, when "
+                + "every watcher's first list was in its store (the JVM's clock starts a few ms after the harness "
+                + "launches it); ready = the harness's clock from just before the launch to the first 200 UP of "
+                + "/actuator/health/readiness, polled every 5 ms: Watchkeeper's readiness indicator (caches synced) "
+                + "and Boot's readiness state (run() returned)");
         times.note("all reconciled / converged = the instant the harness's own watch of the namespace sees the last "
                 + "generator with status.observedGeneration = metadata.generation and both its ConfigMaps annotated "
                 + "with that generation (what the server holds, not what the application reports)");
@@ -239,7 +255,7 @@ final class EndToEnd {
                 + "(client-java ApiClient, JSON, no cache or queue) sending the reconciler's writes per generator "
                 + "(finalizer JSON patch, 2 server-side applies, status PUT) on as many threads as the reconciler's "
                 + "concurrency, objects known from a list made before its clock starts; ÷ floor = synced → all "
-                + "reconciled ÷ floor. Spec change: %d user threads patch spec.content of all N, the clock starts "
+                + "reconciled ÷ floor (ready: reconcilers start when run() returns). Spec change: %d user threads patch spec.content of all N, the clock starts "
                 + "at the first patch; the floor sends the 2 applies and the status PUT for each generator the "
                 + "moment its user patch returns. The harness checks that the floor's generator and ConfigMap come "
                 + "out as the reconciler's", USER_THREADS));
@@ -250,7 +266,7 @@ final class EndToEnd {
                 "requests / new generator", "requests / spec change", "409 Conflicts (new / spec)",
                 "heap after GC", "heap / generator");
         for (Result r : results) {
-            costs.row(String.format("%,d", r.n()), r.concurrencyLabel(), String.format("%.2f", r.reconcilesNew()),
+            costs.row(String.format("%,d", r.n()), r.label(), String.format("%.2f", r.reconcilesNew()),
                     String.format("%.2f", r.reconcilesSpec()),
                     String.format("%.2f", r.requestsNew().total() / r.n()),
                     String.format("%.2f", r.requestsSpec().total() / r.n()),
@@ -265,19 +281,18 @@ final class EndToEnd {
                 + "garbage collector's requests in those windows (if any) are in it; watches are counted when "
                 + "they end. The floor sends 4 requests per new generator and 3 per spec change");
         costs.note("heap after GC: jcmd GC.run, then GC.heap_info's used heap, after the spec change; heap / "
-                + "generator = the difference between the sizes' heaps ÷ the difference of N, at the same "
-                + "concurrency");
+                + "generator = the difference between the sizes' heaps ÷ the difference of N, launched the same way");
         for (Result r : results) {
             costs.note(String.format("N=%,d %s, requests by verb, resource and code — new: %s; spec change: %s",
-                    r.n(), r.concurrencyLabel(), r.requestsNew().breakdown(), r.requestsSpec().breakdown()));
+                    r.n(), r.label(), r.requestsNew().breakdown(), r.requestsSpec().breakdown()));
         }
         for (Result r : results) {
-            costs.note(String.format("N=%,d %s: the application's own %s", r.n(), r.concurrencyLabel(),
+            costs.note(String.format("N=%,d %s: the application's own %s", r.n(), r.label(),
                     r.startedLine()));
         }
         costs.print();
 
-        Table goals = new Table("Scenario 7 — end to end: the goals at the largest N", "goal", "concurrency",
+        Table goals = new Table("Scenario 7 — end to end: the goals at the largest N", "goal", "launch, concurrency",
                 "this run", "verdict");
         int largest = sizes.get(sizes.size() - 1);
         for (Result r : results) {
@@ -287,24 +302,24 @@ final class EndToEnd {
             double newRatio = r.syncedToReconciled() / r.floorNew();
             double specRatio = r.specConverged() / r.floorSpec();
             goals.row("new generators: synced → all reconciled ≤ " + GOAL_FLOOR_RATIO + "× the floor",
-                    r.concurrencyLabel(), String.format("%.2f×", newRatio), verdict(newRatio <= GOAL_FLOOR_RATIO));
-            goals.row("spec change → converged ≤ " + GOAL_FLOOR_RATIO + "× the floor", r.concurrencyLabel(),
+                    r.label(), String.format("%.2f×", newRatio), verdict(newRatio <= GOAL_FLOOR_RATIO));
+            goals.row("spec change → converged ≤ " + GOAL_FLOOR_RATIO + "× the floor", r.label(),
                     String.format("%.2f×", specRatio), verdict(specRatio <= GOAL_FLOOR_RATIO));
-            goals.row("reconciles per new generator ≤ " + (int) GOAL_RECONCILES_PER_NEW, r.concurrencyLabel(),
+            goals.row("reconciles per new generator ≤ " + (int) GOAL_RECONCILES_PER_NEW, r.label(),
                     String.format("%.2f", r.reconcilesNew()), verdict(r.reconcilesNew() <= GOAL_RECONCILES_PER_NEW));
             double conflicts = r.requestsNew().withCode(409) + r.requestsSpec().withCode(409);
-            goals.row("409 Conflicts = 0 (the user's merge patches cannot conflict, so all are the application's)", r.concurrencyLabel(),
+            goals.row("409 Conflicts = 0 (the user's merge patches cannot conflict, so all are the application's)", r.label(),
                     String.format("%.0f", conflicts), verdict(conflicts == 0));
-            goals.row("process start → caches synced ≤ " + ms(GOAL_SYNCED_MILLIS), r.concurrencyLabel(),
-                    ms(r.synced()), verdict(r.synced() <= GOAL_SYNCED_MILLIS));
+            goals.row("process start → caches synced ≤ " + ms(GOAL_SYNCED_MILLIS), r.label(),
+                    ms(r.cachesSynced()), verdict(r.cachesSynced() <= GOAL_SYNCED_MILLIS));
         }
         goals.note("one run per row, on a shared machine: times are single measurements, not medians");
         goals.print();
     }
 
-    /** The heap per generator between this size and the other size at the same concurrency setting. */
+    /** The heap per generator between this size and the other size launched the same way. */
     private static String slope(List<Result> results, Result r) {
-        return results.stream().filter(o -> o.n() != r.n() && o.defaultConcurrency() == r.defaultConcurrency())
+        return results.stream().filter(o -> o.n() != r.n() && o.launch().equals(r.launch()))
                 .findFirst()
                 .map(o -> String.format("%,.0f B", (double) (r.heap() - o.heap()) / (r.n() - o.n())))
                 .orElse("–");
@@ -318,21 +333,23 @@ final class EndToEnd {
         return String.format("%,.0f ms", millis);
     }
 
-    /** One size at one concurrency; times in milliseconds. */
-    private record Result(int n, boolean defaultConcurrency, int concurrency, double synced, double allReconciled,
+    /** One size launched one way; times in milliseconds ({@code synced}: ready). */
+    private record Result(int n, String launch, int concurrency, double cachesSynced, double synced,
+            double allReconciled,
             double syncedToReconciled, double floorNew, double userPatches, double specConverged, double floorSpec,
             double reconcilesNew, double reconcilesSpec, RequestCounts requestsNew, RequestCounts requestsSpec,
             long heap, String startedLine) {
 
-        String concurrencyLabel() {
-            return defaultConcurrency ? concurrency + " (default)" : Integer.toString(concurrency);
+        String label() {
+            return launch + ", " + concurrency + " (default)";
         }
 
         /** Filled in as the run goes. */
         static final class Builder {
             final int n;
-            final boolean defaultConcurrency;
+            final String launch;
             int concurrency;
+            double cachesSynced;
             double synced;
             double allReconciled;
             double syncedToReconciled;
@@ -347,13 +364,13 @@ final class EndToEnd {
             long heap;
             String startedLine;
 
-            Builder(int n, boolean defaultConcurrency) {
+            Builder(int n, String launch) {
                 this.n = n;
-                this.defaultConcurrency = defaultConcurrency;
+                this.launch = launch;
             }
 
             Result build() {
-                return new Result(n, defaultConcurrency, concurrency, synced, allReconciled, syncedToReconciled,
+                return new Result(n, launch, concurrency, cachesSynced, synced, allReconciled, syncedToReconciled,
                         floorNew, userPatches, specConverged, floorSpec, reconcilesNew, reconcilesSpec, requestsNew,
                         requestsSpec, heap, startedLine);
             }

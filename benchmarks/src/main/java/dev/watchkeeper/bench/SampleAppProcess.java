@@ -29,6 +29,8 @@ final class SampleAppProcess implements AutoCloseable {
     /** A directory: when set, each application JVM records a JFR profile there, named after its namespace. */
     static final String RECORDINGS_PROPERTY = "bench.endtoend.jfr";
 
+    private static final Pattern CACHES_SYNCED = Pattern.compile(
+            "watchkeeper caches synced: .*\\(process running for ([0-9.]+) s\\)");
     private static final Pattern HEAP_USED = Pattern.compile("garbage-first heap\\s+total \\d+K, used (\\d+)K");
 
     private final Process process;
@@ -51,6 +53,12 @@ final class SampleAppProcess implements AutoCloseable {
      */
     static SampleAppProcess start(Path jar, Path kubeconfig, String namespace, List<String> properties, Path log)
             throws IOException {
+        return start(List.of(), jar, kubeconfig, namespace, properties, log);
+    }
+
+    /** {@link #start(Path, Path, String, List, Path)} with {@code jvmFlags} before {@code -jar}. */
+    static SampleAppProcess start(List<String> jvmFlags, Path jar, Path kubeconfig, String namespace,
+            List<String> properties, Path log) throws IOException {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
@@ -58,6 +66,7 @@ final class SampleAppProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString()));
         command.addAll(StartupTime.CHILD_FLAGS);
+        command.addAll(jvmFlags);
         String recordings = System.getProperty(RECORDINGS_PROPERTY);
         if (recordings != null) {
             command.add("-XX:StartFlightRecording=settings=profile,filename="
@@ -169,6 +178,25 @@ final class SampleAppProcess implements AutoCloseable {
             throw new IllegalStateException(String.join(" ", command) + " failed: " + out);
         }
         return out;
+    }
+
+    /**
+     * Waits for Watchkeeper's {@code caches synced: … (process running for X s)} line and returns X in
+     * milliseconds: how long after the JVM started every watcher's first list was in its store.
+     */
+    double awaitCachesSynced(Duration timeout) throws Exception {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            for (String line : Files.readAllLines(log)) {
+                Matcher synced = CACHES_SYNCED.matcher(line);
+                if (synced.find()) {
+                    return Double.parseDouble(synced.group(1)) * 1000;
+                }
+            }
+            Thread.sleep(20);
+        }
+        throw new IllegalStateException("the sample application logged no 'caches synced' line within " + timeout
+                + "; its log: " + log + "\n" + tail());
     }
 
     /** The JVM's own "Started … (process running for …)" line, if it printed one. */
