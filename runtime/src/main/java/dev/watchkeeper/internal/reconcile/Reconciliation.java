@@ -10,7 +10,6 @@ import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.internal.watch.FatalErrors;
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.openapi.ApiException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -208,13 +207,15 @@ final class Reconciliation<T extends KubernetesObject> {
             return outcome(key, attempt, ReconcileOutcome.Kind.TERMINAL, null, cleanup, start, terminal);
         }
         Duration delay = queue.addRateLimited(key, attempt, version, thrown);
-        if (attempt == 1 && !(thrown instanceof ApiException)) {
+        boolean apiFailure = ReconcileErrors.apiFailure(thrown) != null;
+        if (attempt == 1 && !apiFailure) {
             // the trace once, where it points into the user's code; retries and API answers say it in one line
             log.warn("reconciler {}: {} of {} failed (attempt 1), retrying in {} ms", name, what, key,
                     delay.toMillis(), thrown);
         } else {
             log.warn("reconciler {}: {} of {} failed (attempt {}), retrying in {} ms: {}", name, what, key, attempt,
                     delay.toMillis(), ReconcileErrors.describe(thrown));
+            log.debug("reconciler {}: {} of {} failed (attempt {})", name, what, key, attempt, thrown);
         }
         return outcome(key, attempt, ReconcileOutcome.Kind.ERROR, delay, cleanup, start, thrown);
     }
