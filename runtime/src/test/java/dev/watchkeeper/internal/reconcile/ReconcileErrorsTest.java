@@ -39,4 +39,33 @@ class ReconcileErrorsTest {
         assertThat(ReconcileErrors.describe(new UncheckedIOException(null, new java.io.IOException())))
                 .isEqualTo("java.io.UncheckedIOException");
     }
+
+    @Test
+    void aFailedWriteSaysTheVerbTheResourceAndTheObjectAndA403WhatToGrant() {
+        String forbidden = "{\"kind\":\"Status\",\"status\":\"Failure\",\"message\":\"configmaps \\\"a\\\" is"
+                + " forbidden: User \\\"bob\\\" cannot update resource \\\"configmaps/status\\\"\",\"reason\":\"Forbidden\","
+                + "\"code\":403}";
+        FailedCall call = FailedCall.of("update", "configmaps", "status", "ns/a",
+                new ApiException(403, Map.of(), forbidden));
+
+        assertThat(ReconcileErrors.describe(call)).isEqualTo("update configmaps/ns/a/status: HTTP 403 Forbidden:"
+                + " configmaps \"a\" is forbidden: User \"bob\" cannot update resource \"configmaps/status\""
+                + " — grant update on configmaps/status");
+        assertThat(call.getCode()).as("still the server's answer").isEqualTo(403);
+        assertThat(ReconcileErrors.describe(FailedCall.of("patch", "widgets.example.com", null, "w",
+                new ApiException(409, Map.of(), CONFLICT)))).startsWith("patch widgets.example.com/w: HTTP 409 Conflict: ")
+                .doesNotContain("grant");
+    }
+
+    @Test
+    void aLongMessageIsCutButTheGrantStays() {
+        String body = "{\"message\":\"" + "x".repeat(2_000) + "\",\"reason\":\"Forbidden\"}";
+        String line = ReconcileErrors.describe(FailedCall.of("patch", "configmaps", null, "ns/a",
+                new ApiException(403, Map.of(), body)));
+
+        assertThat(line).hasSizeLessThanOrEqualTo(ReconcileErrors.LIMIT)
+                .startsWith("patch configmaps/ns/a: HTTP 403 Forbidden: xxx").endsWith(" — grant patch on configmaps");
+        assertThat(ReconcileErrors.describe(new IllegalStateException("y".repeat(2_000))))
+                .hasSize(ReconcileErrors.LIMIT).endsWith("…");
+    }
 }
