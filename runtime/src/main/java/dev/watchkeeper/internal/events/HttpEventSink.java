@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.events;
 
+import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.watchkeeper.internal.reconcile.FailedCall;
 import io.kubernetes.client.openapi.ApiClient;
@@ -21,8 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes Events to the API server as {@code events.k8s.io/v1} (series in {@code series}), or as core/v1 Events
  * ({@code count}, {@code firstTimestamp}, {@code lastTimestamp}) where the server does not serve that group: decided
- * once, before the first write, by discovery ({@code GET /apis/events.k8s.io/v1}: 404 means core/v1); a discovery
- * that fails otherwise is tried again before the next write. A series is a JSON merge patch of the Event; when the
+ * once, before the first write, by discovery ({@code GET /apis/events.k8s.io/v1}: a 404, or a list without
+ * {@code events}, means core/v1); a discovery that fails otherwise is tried again before the next write. A series is a JSON merge patch of the Event; when the
  * Event is gone (404: expired, deleted) it is created again with the series, as client-go does.
  */
 final class HttpEventSink implements EventSink {
@@ -72,18 +73,26 @@ final class HttpEventSink implements EventSink {
         }
     }
 
-    /** Whether events.k8s.io/v1 is served; asked once. */
+    /** Whether events.k8s.io/v1 serves {@code events}; asked once. */
     boolean servesEventsV1() throws ApiException {
         if (eventsV1 == null) {
+            boolean served;
             try {
-                send("GET", "/apis/events.k8s.io/v1", null, "application/json");
-                eventsV1 = true;
+                JsonElement list = send("GET", "/apis/events.k8s.io/v1", null, "application/json");
+                JsonElement resources = list != null && list.isJsonObject()
+                        ? list.getAsJsonObject().get("resources") : null;
+                served = resources != null && resources.isJsonArray() && resources.getAsJsonArray().asList().stream()
+                        .anyMatch(r -> r.isJsonObject() && r.getAsJsonObject().has("name")
+                                && "events".equals(r.getAsJsonObject().get("name").getAsString()));
             } catch (ApiException e) {
                 if (e.getCode() != 404) {
                     throw e;
                 }
-                eventsV1 = false;
-                log.info("the API server does not serve events.k8s.io/v1; Events are written as core/v1 Events");
+                served = false;
+            }
+            eventsV1 = served;
+            if (!served) {
+                log.info("the API server does not serve events.k8s.io/v1 events; Events are written as core/v1 Events");
             }
         }
         return eventsV1;
@@ -184,13 +193,12 @@ final class HttpEventSink implements EventSink {
         return note.substring(0, in.position());
     }
 
-    private void send(String method, String path, Object body, String contentType) throws ApiException {
+    private JsonElement send(String method, String path, JsonObject body, String contentType) throws ApiException {
         Map<String, String> headers = new HashMap<>();
         headers.put("Accept", "application/json");
         headers.put("Content-Type", contentType);
         Call call = client.buildCall(null, path, method, List.of(), List.of(),
-                body == null ? null : body.toString(), headers, Map.of(), Map.of(), new String[] {"BearerToken"},
-                null);
-        client.execute(call);
+                body, headers, Map.of(), Map.of(), new String[] {"BearerToken"}, null);
+        return client.<JsonElement>execute(call, JsonElement.class).getData();
     }
 }
