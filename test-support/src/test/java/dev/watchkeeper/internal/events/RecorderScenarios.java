@@ -3,6 +3,9 @@ package dev.watchkeeper.internal.events;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.leader.LeaderElector;
+import dev.watchkeeper.leader.LeaderElectionSettings;
 import dev.watchkeeper.test.VirtualTime;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -127,5 +130,40 @@ abstract class RecorderScenarios {
         recorder.record(noisy, "gen", "Normal", "Step41", "Reconcile", "step 41");
         await().atMost(WAIT).until(() -> recorder.queued() == 0 && recorder.counts().rateLimited() == 6);
         await().atMost(WAIT).until(() -> eventsAbout("noisy").size() == SpamFilter.BURST + 1);
+    }
+
+    @Test
+    void leadershipChangesAreEventsOnTheLease() {
+        EventRecorder recorder = EventRecorder.create(apiClient(), Reporter.of("watchkeeper-test", "replica-7"),
+                TimeSource.system());
+        recorders.add(recorder);
+        LeaderElector elector = LeaderElector.builder(apiClient(),
+                LeaderElectionSettings.of("recorder-leader", namespace(), "replica-7")).build();
+        elector.addListener(new LeaseEvents(recorder, elector.settings()));
+        elector.start();
+        try {
+            await().atMost(WAIT).until(() -> notesAbout("recorder-leader").contains("replica-7 became leader"));
+        } finally {
+            elector.close();
+        }
+        await().atMost(WAIT).until(() -> notesAbout("recorder-leader").contains("replica-7 stopped leading"));
+        assertThat(eventsAboutQuietly("recorder-leader")).allSatisfy(event -> {
+            assertThat(event.getRegarding().getKind()).isEqualTo("Lease");
+            assertThat(event.getRegarding().getApiVersion()).isEqualTo("coordination.k8s.io/v1");
+            assertThat(event.getReason()).isEqualTo("LeaderElection");
+            assertThat(event.getReportingController()).isEqualTo("watchkeeper-test/leader-election");
+        });
+    }
+
+    private List<String> notesAbout(String name) {
+        return eventsAboutQuietly(name).stream().map(EventsV1Event::getNote).toList();
+    }
+
+    private List<EventsV1Event> eventsAboutQuietly(String name) {
+        try {
+            return eventsAbout(name);
+        } catch (ApiException e) {
+            throw new IllegalStateException(e.getCode() + " " + e.getResponseBody(), e);
+        }
     }
 }
