@@ -62,7 +62,7 @@ public interface ReconcileContext {
      * where the server does not serve that group) reported by {@code <spring.application.name>/<reconciler>}. It
      * only queues the Event and never waits: a thread of its own writes it. Repeats (same type, reason, action and
      * note) within minutes become one Event whose {@code series} counts them, and an object gets at most 25 new
-     * Events at once, then one per 5 minutes, as Kubernetes' own controllers do (docs/semantics.md, "Events").
+     * Events at once, then one per 5 minutes, as Kubernetes' own controllers do (docs/semantics.md §16).
      * Failures to record are logged and counted, never thrown: an Event is not worth failing a reconcile for.
      *
      * @param type   {@code Normal} or {@code Warning}

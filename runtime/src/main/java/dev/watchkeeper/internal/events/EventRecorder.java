@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Records Kubernetes Events as Kubernetes' own controllers write them (docs/semantics.md, "Events"):
+ * Records Kubernetes Events as Kubernetes' own controllers write them (docs/semantics.md §16):
  * {@code events.k8s.io/v1} (core/v1 where that group is not served, see {@link HttpEventSink}), repeats folded
  * into one Event's {@code series} and at most {@value SpamFilter#BURST} new Events per object at once
  * ({@link EventSeriesBook}). {@link #record} only puts the occurrence in a queue of {@value #CAPACITY}, never

@@ -6,7 +6,7 @@ import java.util.Objects;
 /**
  * One call to record an Event: about {@code regarding}, of {@code type} {@code Normal} or {@code Warning}, by
  * {@code component} ({@link Reporter#controller}), seen at {@code at}. Occurrences with the same {@link #key} within
- * a window become one Event with a series (docs/semantics.md, "Events").
+ * a window become one Event with a series (docs/semantics.md §16).
  *
  * @param action what was done or failed (events.k8s.io requires one)
  * @param note   the human-readable message; cut to the API server's 1024 bytes when written
