@@ -2,7 +2,7 @@ package dev.watchkeeper.internal.events;
 
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
-import dev.watchkeeper.internal.reconcile.ReconcileErrors;
+import dev.watchkeeper.internal.api.ApiErrors;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import java.time.Duration;
@@ -211,7 +211,7 @@ public final class EventRecorder implements AutoCloseable {
                 failed.incrementAndGet();
                 String what = "could not write the Event " + write.first().reason() + " about "
                         + write.first().regarding().kind() + " " + name(write.first().regarding()) + ": "
-                        + ReconcileErrors.describe(e);
+                        + ApiErrors.describe(e);
                 if (failing) {
                     log.debug(what, e);
                 } else if (e instanceof ApiException) { // the server's answer says it all: no trace

@@ -2,7 +2,7 @@ package dev.watchkeeper.internal.events;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.watchkeeper.internal.reconcile.FailedCall;
+import dev.watchkeeper.internal.api.FailedCall;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package dev.watchkeeper.internal.reconcile;
+package dev.watchkeeper.internal.api;
 
 import io.kubernetes.client.openapi.ApiException;
 
@@ -6,7 +6,7 @@ import io.kubernetes.client.openapi.ApiException;
  * A failed API call that says what it was: the RBAC verb, the resource ({@code configmaps},
  * {@code configmapgenerators.samples.watchkeeper.dev}), the subresource ({@code status}) and the object
  * ({@code namespace/name}). Still the server's {@link ApiException} (code, headers, body), so a reconciler that
- * checks {@code getCode()} works as before; {@link ReconcileErrors#describe} puts it in one line:
+ * checks {@code getCode()} works as before; {@link ApiErrors#describe} puts it in one line:
  * {@code update configmaps/default/a/status: HTTP 403 Forbidden: … — grant update on configmaps/status}.
  */
 public final class FailedCall extends ApiException {

@@ -1,4 +1,4 @@
-package dev.watchkeeper.internal.reconcile;
+package dev.watchkeeper.internal.api;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParser;
@@ -6,19 +6,19 @@ import dev.watchkeeper.internal.watch.http.Redaction;
 import io.kubernetes.client.openapi.ApiException;
 
 /**
- * A failure as one line a user can act on, for the endpoint's {@code failingKeys[].lastError}, the log and the
- * Event recorder, at most {@value #LIMIT} characters. A failed API call reads as the server put it, after what was
+ * A failure as one line a user can act on, for a reconcile's {@code failingKeys[].lastError} on the endpoint, the log
+ * and the Event recorder, at most {@value #LIMIT} characters. A failed API call reads as the server put it, after what was
  * called when known ({@link FailedCall}), and a 403 says what to grant:
  * {@code update configmaps/default/a/status: HTTP 403 Forbidden: … — grant update on configmaps/status}; never with
  * client-java's response headers and body dump; the server's words pass through {@link Redaction}. Any other
  * exception is its type and message.
  */
-public final class ReconcileErrors {
+public final class ApiErrors {
 
     /** Long enough for the server's message, short enough for a log line and the endpoint. */
     static final int LIMIT = 512;
 
-    private ReconcileErrors() {
+    private ApiErrors() {
     }
 
     /** {@code thrown} in one line; a failed API call (thrown or a cause of it) as the server answered. */
@@ -32,7 +32,7 @@ public final class ReconcileErrors {
     }
 
     /** The failed API call {@code thrown} is or was caused by, else {@code null}. */
-    static ApiException apiFailure(Throwable thrown) {
+    public static ApiException apiFailure(Throwable thrown) {
         for (Throwable cause = thrown; cause != null; cause = cause.getCause()) {
             if (cause instanceof ApiException api) {
                 return api;
