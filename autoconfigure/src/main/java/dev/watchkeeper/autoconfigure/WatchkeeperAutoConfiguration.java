@@ -3,6 +3,9 @@ package dev.watchkeeper.autoconfigure;
 import dev.watchkeeper.internal.annotation.ReconcilerAnnotationBeanPostProcessor;
 import dev.watchkeeper.internal.annotation.WatchListenerAnnotationBeanPostProcessor;
 import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.events.EventRecorder;
+import dev.watchkeeper.internal.events.LeaseEvents;
+import dev.watchkeeper.internal.events.Reporter;
 import dev.watchkeeper.leader.LeaderElectionSettings;
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.reconcile.ReconcileObserver;
@@ -39,7 +42,8 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * methods, the registrar that makes every watcher (from properties, from a {@code WatcherDeclaration} bean, or behind
  * a {@code @Reconciler}) a bean with its store, and the check that every override names a watcher or reconciler.
  * Watchers and workers run on virtual threads when {@code spring.threads.virtual.enabled=true} on Java 21+. With
- * {@code watchkeeper.leader-election.enabled=true}, a {@link LeaderElector} decides when reconcilers run.
+ * {@code watchkeeper.leader-election.enabled=true}, a {@link LeaderElector} decides when reconcilers run, and its
+ * changes are Events on the Lease. Reconciles' Events go through the {@link EventRecorder}.
  */
 @AutoConfiguration
 @ConditionalOnClass({ApiClient.class, WatchkeeperRegistry.class})
@@ -85,20 +89,36 @@ public final class WatchkeeperAutoConfiguration {
     @ConditionalOnMissingBean
     WatchkeeperRegistry watchkeeperRegistry(ApiClient apiClient, TimeSource time, WatchkeeperSettings settings,
             ObjectProvider<ReconcileObserver> observer, ObjectProvider<LeaderElector> elector,
-            ObjectProvider<ShardCoordinator> coordinator, ApplicationEventPublisher events, Environment environment) {
+            ObjectProvider<ShardCoordinator> coordinator, ApplicationEventPublisher events, Environment environment,
+            EventRecorder recorder) {
         ThreadFactory threads = Threading.VIRTUAL.isActive(environment)
                 ? new VirtualThreadTaskExecutor("watchkeeper-").getVirtualThreadFactory()
                 : null;
         LeaderElector leader = elector.getIfAvailable();
         RegistryServices services = new RegistryServices(apiClient, time, settings, threads, threads,
-                observer.getIfAvailable());
+                observer.getIfAvailable(), recorder);
         WatchkeeperRegistry registry = new WatchkeeperRegistry(services, WatcherFactory.http(apiClient), leader,
                 coordinator.getIfAvailable());
         if (leader != null) { // after the registry's own listener: events come once reconcilers started or stopped
             leader.addListener(new LeadershipEvents(leader, events));
+            leader.addListener(new LeaseEvents(recorder, leader.settings()));
         }
         registry.startWatchers(); // caches fill while the rest of the application starts
         return registry;
+    }
+
+    /**
+     * Where reconciles' {@code publishEvent} and leadership changes go: Kubernetes Events reported by
+     * {@code <spring.application.name>/<reconciler>} (or {@code watchkeeper/…}) from the replica's leader election
+     * identity (the host name and a random suffix without leader election). The registry closes it when it stops.
+     */
+    @Bean
+    @ConditionalOnMissingBean
+    EventRecorder watchkeeperEventRecorder(ApiClient apiClient, TimeSource time, Environment environment,
+            ObjectProvider<LeaderElector> elector) {
+        LeaderElector leader = elector.getIfAvailable();
+        return EventRecorder.create(apiClient, Reporter.of(LeaderElectionDefaults.applicationName(environment),
+                leader != null ? leader.settings().identity() : LeaderElectionDefaults.identity()), time);
     }
 
     /**

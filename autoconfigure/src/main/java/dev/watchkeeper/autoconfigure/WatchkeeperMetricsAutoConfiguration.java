@@ -3,6 +3,7 @@ package dev.watchkeeper.autoconfigure;
 import dev.watchkeeper.internal.annotation.WatchListenerAnnotationBeanPostProcessor;
 import dev.watchkeeper.autoconfigure.metrics.ObservationReconcileObserver;
 import dev.watchkeeper.autoconfigure.metrics.WatchkeeperMetrics;
+import dev.watchkeeper.internal.events.EventRecorder;
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.reconcile.ReconcileObserver;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
@@ -45,6 +46,13 @@ public final class WatchkeeperMetricsAutoConfiguration {
         return meters -> Gauge.builder("watchkeeper.leader", elector, e -> e.isLeader() ? 1 : 0)
                 .description("1 while this replica holds the Lease and runs the reconcilers, else 0")
                 .tag("lease", elector.settings().lease()).register(meters);
+    }
+
+    /** The Event recorder's counter ({@link WatchkeeperMetrics#events}). */
+    @Bean
+    @ConditionalOnBean(EventRecorder.class)
+    MeterBinder watchkeeperEventMetrics(EventRecorder recorder) {
+        return WatchkeeperMetrics.events(recorder);
     }
 
     /** The sharding meters ({@link WatchkeeperMetrics#sharding}), with {@code watchkeeper.sharding.enabled=true}. */

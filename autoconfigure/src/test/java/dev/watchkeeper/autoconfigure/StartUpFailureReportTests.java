@@ -3,7 +3,10 @@ package dev.watchkeeper.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.watchkeeper.annotation.Reconciler;
+import dev.watchkeeper.annotation.WatchListener;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -64,10 +67,76 @@ class StartUpFailureReportTests {
                 "ApiClient bean");
     }
 
+    @Test
+    void aReconcilerMethodOfTheWrongSignatureIsReportedWithWhatIsAcceptedAndNoStackTrace(CapturedOutput output) {
+        assertThatThrownBy(() -> run(App.class, WrongReconciler.class)).isNotNull();
+        assertThat(report(output)).contains("Watchkeeper cannot use this @Reconciler method:",
+                "Bean: startUpFailureReportTests.WrongReconciler",
+                "Method: WrongReconciler.reconcile(String)",
+                "Problem: its first parameter must be the primary resource, a KubernetesObject such as V1ConfigMap,"
+                        + " but is java.lang.String",
+                "A @Reconciler method takes the primary object").doesNotContain("\tat ", "Exception");
+    }
+
+    @Test
+    void aFinalizerWithoutCleanupIsReported(CapturedOutput output) {
+        assertThatThrownBy(() -> run(App.class, NoCleanup.class)).isNotNull();
+        assertThat(report(output)).contains("Watchkeeper cannot use this @Reconciler method:",
+                "Method: NoCleanup.reconcile(V1ConfigMap)",
+                "Problem: it declares the finalizer example.com/cleanup but the bean has no @Cleanup method")
+                .doesNotContain("\tat ");
+    }
+
+    @Test
+    void aWatchListenerOfTheWrongSignatureIsReported(CapturedOutput output) {
+        assertThatThrownBy(() -> run(App.class, WrongListener.class)).isNotNull();
+        assertThat(report(output)).contains("Watchkeeper cannot use this @WatchListener method:",
+                "Method: WrongListener.on(String, String)",
+                "Problem: it must take one parameter",
+                "A @WatchListener method names a watcher").doesNotContain("\tat ");
+    }
+
+    /** Boot's report: from its banner on. */
+    private static String report(CapturedOutput output) {
+        String all = output.toString();
+        int start = all.indexOf("APPLICATION FAILED TO START");
+        assertThat(start).as("Boot's report in:\n" + all).isNotNegative();
+        return all.substring(start);
+    }
+
     private static void run(String... args) {
-        SpringApplication application = new SpringApplication(App.class);
+        run(new Class<?>[] {App.class}, args);
+    }
+
+    private static void run(Class<?> app, Class<?> bean) {
+        run(new Class<?>[] {app, bean});
+    }
+
+    private static void run(Class<?>[] sources, String... args) {
+        SpringApplication application = new SpringApplication(sources);
         application.setWebApplicationType(WebApplicationType.NONE);
         application.run(args).close();
+    }
+
+    static class WrongReconciler {
+
+        @Reconciler(namespace = "default")
+        void reconcile(String notAnObject) {
+        }
+    }
+
+    static class NoCleanup {
+
+        @Reconciler(namespace = "default", finalizer = "example.com/cleanup")
+        void reconcile(V1ConfigMap configMap) {
+        }
+    }
+
+    static class WrongListener {
+
+        @WatchListener("configmaps")
+        void on(String one, String two) {
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -48,10 +48,29 @@ public interface ReconcileContext {
     <S extends KubernetesObject> List<S> owned(Class<S> type);
 
     /**
-     * Records a Kubernetes Event about the reconciled object ({@code type} {@code Normal} or {@code Warning}).
-     * Failures to record are logged, never thrown: an event is not worth failing a reconcile for.
+     * Records a Kubernetes Event about the reconciled object ({@code type} {@code Normal} or {@code Warning}), with
+     * the reason as its action: {@code events.k8s.io} requires an action, and a reason such as {@code InvalidSpec}
+     * or {@code CleanedUp} already says what was done or failed; {@link #publishEvent(String, String, String,
+     * String)} sets one of its own.
      */
-    void publishEvent(String type, String reason, String message);
+    default void publishEvent(String type, String reason, String message) {
+        publishEvent(type, reason, reason, message);
+    }
+
+    /**
+     * Records a Kubernetes Event about the reconciled object, as an {@code events.k8s.io/v1} Event (a core/v1 Event
+     * where the server does not serve that group) reported by {@code <spring.application.name>/<reconciler>}. It
+     * only queues the Event and never waits: a thread of its own writes it. Repeats (same type, reason, action and
+     * note) within minutes become one Event whose {@code series} counts them, and an object gets at most 25 new
+     * Events at once, then one per 5 minutes, as Kubernetes' own controllers do (docs/semantics.md §16).
+     * Failures to record are logged and counted, never thrown: an Event is not worth failing a reconcile for.
+     *
+     * @param type   {@code Normal} or {@code Warning}
+     * @param reason why, in UpperCamelCase: {@code InvalidSpec}
+     * @param action what was done or failed, in UpperCamelCase: {@code Reconcile}, {@code CreateConfigMap}
+     * @param note   the human-readable message (cut to 1 KiB)
+     */
+    void publishEvent(String type, String reason, String action, String note);
 
     /**
      * Server-side apply of {@code object} ({@code PATCH application/apply-patch+yaml}) with this reconciler's name as

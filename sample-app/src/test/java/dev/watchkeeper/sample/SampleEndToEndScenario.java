@@ -8,6 +8,7 @@ import dev.watchkeeper.sample.generator.ConfigMapGeneratorReconciler;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.EventsV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
@@ -117,11 +118,11 @@ abstract class SampleEndToEndScenario {
         kubectl("delete", "configmapgenerator", "greetings", "-n", NAMESPACE, "--wait=false");
         await("the cleanup removes the finalizer, so the generator goes").atMost(WAIT)
                 .until(() -> generators().get(NAMESPACE, "greetings").getHttpStatusCode() == 404);
-        assertThat(core.listNamespacedEvent(NAMESPACE).execute().getItems()).as("the cleanup's Event")
-                .anySatisfy(event -> {
-                    assertThat(event.getReason()).isEqualTo("CleanedUp");
-                    assertThat(event.getInvolvedObject().getUid()).isEqualTo(uid);
-                });
+        EventsV1Api events = new EventsV1Api(apiClient());
+        await("the cleanup's Event, written off the reconcile thread").atMost(WAIT)
+                .until(() -> events.listNamespacedEvent(NAMESPACE).execute().getItems().stream()
+                        .anyMatch(event -> "CleanedUp".equals(event.getReason())
+                                && uid.equals(event.getRegarding().getUid())));
         await(garbageCollector() + " removes the owned ConfigMaps").atMost(WAIT).until(() -> configMaps(core).isEmpty());
         assertThat(Files.readString(sampleLog)).doesNotContain("Forbidden");
     }

@@ -1,5 +1,7 @@
 package dev.watchkeeper.autoconfigure.metrics;
 
+import dev.watchkeeper.internal.events.EventCounts;
+import dev.watchkeeper.internal.events.EventRecorder;
 import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.internal.shard.ShardCoordinator;
@@ -18,6 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.function.ToDoubleFunction;
 import org.springframework.context.SmartLifecycle;
 
 /**
@@ -147,6 +150,29 @@ public class WatchkeeperMetrics implements SmartLifecycle {
                     c -> c.snapshot().lastHandOver() == null ? 0 : c.snapshot().lastHandOver().toMillis())
                     .description("How long the last hand-over took").tag("group", group).register(meters);
         };
+    }
+
+    /**
+     * Counter {@code watchkeeper.events} of the Event recorder, tag {@code outcome}: {@code written} (writes the API
+     * server accepted), {@code aggregated} (occurrences counted in an existing Event's series), {@code dropped} (lost
+     * to the full queue), {@code rate_limited} (dropped by the per-object spam filter), {@code failed} (writes
+     * refused or unanswered).
+     */
+    public static MeterBinder events(EventRecorder recorder) {
+        return meters -> {
+            eventCounter(meters, recorder, "written", EventCounts::written);
+            eventCounter(meters, recorder, "aggregated", EventCounts::aggregated);
+            eventCounter(meters, recorder, "dropped", EventCounts::dropped);
+            eventCounter(meters, recorder, "rate_limited", EventCounts::rateLimited);
+            eventCounter(meters, recorder, "failed", EventCounts::failed);
+        };
+    }
+
+    private static void eventCounter(MeterRegistry meters, EventRecorder recorder, String outcome,
+            ToDoubleFunction<EventCounts> count) {
+        FunctionCounter.builder("watchkeeper.events", recorder, r -> count.applyAsDouble(r.counts()))
+                .description("Event occurrences and writes of the Event recorder by outcome").tag("outcome", outcome)
+                .register(meters);
     }
 
     private static double delayMillis(WatcherSnapshot snapshot) {

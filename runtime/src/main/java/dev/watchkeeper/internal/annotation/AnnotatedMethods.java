@@ -55,17 +55,20 @@ final class AnnotatedMethods {
 
     /** {@code bean 'x' method Type.name(Param, ...)}. */
     static String describe(String beanName, Method method) {
-        String parameters = Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
-                .collect(Collectors.joining(", "));
-        return "bean '" + beanName + "' method " + method.getDeclaringClass().getSimpleName() + "." + method.getName()
-                + "(" + parameters + ")";
+        return "bean '" + beanName + "' method " + signature(method);
     }
 
-    /** An {@link IllegalStateException} saying which annotated method is wrong and how. */
-    static IllegalStateException invalid(Class<? extends Annotation> annotation, String beanName, Method method,
-            String problem) {
-        return new IllegalStateException("Invalid @" + annotation.getSimpleName() + " method "
-                + describe(beanName, method) + ": " + problem);
+    /** {@code Type.name(Param, ...)}. */
+    private static String signature(Method method) {
+        String parameters = Arrays.stream(method.getParameterTypes()).map(Class::getSimpleName)
+                .collect(Collectors.joining(", "));
+        return method.getDeclaringClass().getSimpleName() + "." + method.getName() + "(" + parameters + ")";
+    }
+
+    /** An {@link InvalidAnnotatedMethodException} saying which annotated method is wrong and how. */
+    static InvalidAnnotatedMethodException invalid(Class<? extends Annotation> annotation, String beanName,
+            Method method, String problem) {
+        return new InvalidAnnotatedMethodException(annotation, beanName, signature(method), problem);
     }
 
     /**

@@ -2,18 +2,15 @@ package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.events.EventRecorder;
+import dev.watchkeeper.internal.events.Occurrence;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.CoreV1Event;
-import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import io.kubernetes.client.openapi.models.V1ObjectReference;
-import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -22,8 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link ReconcileContext} a {@link Reconciler} hands to each reconcile. Events are core/v1 Events written
- * through {@link CoreV1Api}, reported by {@code watchkeeper/<reconciler>}.
+ * The {@link ReconcileContext} a {@link Reconciler} hands to each reconcile. Events go to the registry's
+ * {@link EventRecorder}, reported by {@code <application>/<reconciler>}.
  *
  * <pre>{@code
  * context.publishEvent("Warning", "InvalidSpec", "spec.replicas must not be negative");
@@ -42,21 +39,27 @@ public final class DefaultReconcileContext implements ReconcileContext {
     private final Map<Class<?>, Store<?>> stores;
     private final TimeSource time;
     private final OwnWrites ownWrites;
+    /** {@code null}: Events are dropped, with a warning. */
+    private final EventRecorder events;
 
     /**
-     * A context on its own, outside a reconciler: its writes are not matched against any watch events.
+     * A context on its own, outside a reconciler: its writes are not matched against any watch events, and it
+     * records no Events.
      *
      * @param stores the reconciler's stores by Java type; where two watchers share a type, the primary's wins
      */
     public DefaultReconcileContext(String reconciler, ObjectKey key, int attempt, ApiClient apiClient,
             ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores, TimeSource time) {
-        this(reconciler, key, attempt, apiClient, primaryType, primary, stores, time, new OwnWrites());
+        this(reconciler, key, attempt, apiClient, primaryType, primary, stores, time, new OwnWrites(), null);
     }
 
-    /** A reconciler's context: its writes are recorded in {@code ownWrites}, so their events queue nothing. */
+    /**
+     * A reconciler's context: its writes are recorded in {@code ownWrites}, so their events queue nothing; its
+     * Events go to {@code events}.
+     */
     DefaultReconcileContext(String reconciler, ObjectKey key, int attempt, ApiClient apiClient,
             ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores, TimeSource time,
-            OwnWrites ownWrites) {
+            OwnWrites ownWrites, EventRecorder events) {
         this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
         this.key = Objects.requireNonNull(key, "key");
         this.attempt = attempt;
@@ -66,6 +69,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
         this.stores = Map.copyOf(stores);
         this.time = Objects.requireNonNull(time, "time");
         this.ownWrites = Objects.requireNonNull(ownWrites, "ownWrites");
+        this.events = events;
     }
 
     @Override
@@ -102,20 +106,13 @@ public final class DefaultReconcileContext implements ReconcileContext {
     }
 
     @Override
-    public void publishEvent(String type, String reason, String message) {
-        if (apiClient == null) {
-            log.warn("reconciler {} has no API client; dropped event {} {} about {}", reconciler, type, reason, key);
+    public void publishEvent(String type, String reason, String action, String note) {
+        if (events == null) {
+            log.warn("reconciler {} has no event recorder; dropped the Event {} {} about {}", reconciler, type, reason,
+                    key);
             return;
         }
-        try {
-            CoreV1Event event = event(type, reason, message);
-            new CoreV1Api(apiClient).createNamespacedEvent(event.getMetadata().getNamespace(), event).execute();
-        } catch (ApiException e) {
-            log.warn("reconciler {} could not record event {} about {}: HTTP {} {}", reconciler, reason, key,
-                    e.getCode(), e.getMessage());
-        } catch (RuntimeException e) {
-            log.warn("reconciler {} could not record event {} about {}", reconciler, reason, key, e);
-        }
+        events.record(regarding(), reconciler, type, reason, action, note);
     }
 
     @Override
@@ -139,31 +136,12 @@ public final class DefaultReconcileContext implements ReconcileContext {
         return new ObjectWrites(apiClient, reconciler, primaryType, time, ownWrites);
     }
 
-    /** The Event, named like client-go's recorder names them: {@code <object>.<unique hex>}. */
-    CoreV1Event event(String type, String reason, String message) {
+    /** The reconciled object, as its Events name it. */
+    Occurrence.Regarding regarding() {
         V1ObjectMeta metadata = primary.getMetadata();
-        OffsetDateTime now = OffsetDateTime.now(time.clock());
-        // Events about cluster-scoped objects live in "default", as kubectl and client-go put them.
-        String namespace = key.namespace() != null ? key.namespace() : "default";
-        String component = "watchkeeper/" + reconciler;
-        V1ObjectReference involved = new V1ObjectReference()
-                .apiVersion(primary.getApiVersion() != null ? primary.getApiVersion() : primaryType.apiVersion())
-                .kind(primary.getKind() != null ? primary.getKind() : primaryType.kind())
-                .namespace(key.namespace())
-                .name(key.name())
-                .uid(metadata == null ? null : metadata.getUid())
-                .resourceVersion(metadata == null ? null : metadata.getResourceVersion());
-        return new CoreV1Event()
-                .metadata(new V1ObjectMeta().namespace(namespace)
-                        .name(key.name() + "." + Long.toHexString(System.nanoTime() ^ time.clock().millis())))
-                .involvedObject(involved)
-                .type(type)
-                .reason(reason)
-                .message(message)
-                .count(1)
-                .firstTimestamp(now)
-                .lastTimestamp(now)
-                .source(new V1EventSource().component(component))
-                .reportingComponent(component);
+        return new Occurrence.Regarding(
+                primary.getApiVersion() != null ? primary.getApiVersion() : primaryType.apiVersion(),
+                primary.getKind() != null ? primary.getKind() : primaryType.kind(),
+                key.namespace(), key.name(), metadata == null ? null : metadata.getUid());
     }
 }

@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.reconcile;
 
+import dev.watchkeeper.internal.api.ApiErrors;
 import dev.watchkeeper.reconcile.RateLimit;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.TerminalReconcileException;
@@ -89,7 +90,7 @@ final class FailureLedger {
         if (atLeast != null && atLeast.compareTo(delay) > 0) {
             delay = atLeast;
         }
-        failures.put(key, new Failure(attempt, delay, now.plus(delay), ReconcileErrors.describe(thrown), false, resourceVersion,
+        failures.put(key, new Failure(attempt, delay, now.plus(delay), ApiErrors.describe(thrown), false, resourceVersion,
                 order.incrementAndGet()));
         return delay;
     }
@@ -97,7 +98,7 @@ final class FailureLedger {
     /** Records a failure that is not retried until the object changes. */
     void terminal(ObjectKey key, int attempt, String resourceVersion, TerminalReconcileException thrown) {
         backOff.forget(key);
-        failures.put(key, new Failure(attempt, null, null, ReconcileErrors.describe(thrown), true, resourceVersion,
+        failures.put(key, new Failure(attempt, null, null, ApiErrors.describe(thrown), true, resourceVersion,
                 order.incrementAndGet()));
     }
 

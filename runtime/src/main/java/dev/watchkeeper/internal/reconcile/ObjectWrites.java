@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.reconcile;
 
+import dev.watchkeeper.internal.api.FailedCall;
 import com.google.gson.Gson;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -40,6 +41,8 @@ final class ObjectWrites {
     private static final long STATUS_RETRY_MILLIS = 10;
     private static final String APPLY_PATCH = "application/apply-patch+yaml";
     private static final String JSON_PATCH = "application/json-patch+json";
+    /** The RBAC verb of each HTTP method this class sends. */
+    private static final Map<String, String> VERBS = Map.of("GET", "get", "PUT", "update", "PATCH", "patch");
 
     private final ApiClient client;
     private final String fieldManager;
@@ -75,7 +78,7 @@ final class ObjectWrites {
         body.addProperty("apiVersion", apiVersionOf(object, resource));
         body.addProperty("kind", kindOf(object));
         List<Pair> query = List.of(new Pair("fieldManager", fieldManager), new Pair("force", "true"));
-        return send(object, "PATCH", objectPath(resource, object), query, body.toString(), APPLY_PATCH);
+        return send(object, resource, null, "PATCH", query, body.toString(), APPLY_PATCH);
     }
 
     /** Sets {@code owner} as the controller owner of {@code child} (replacing another controller reference). */
@@ -107,7 +110,6 @@ final class ObjectWrites {
     <S extends KubernetesObject> S updateStatus(S object, Consumer<S> mutator)
             throws ApiException, InterruptedException {
         ResolvedResource resource = resourceOf(object);
-        String path = objectPath(resource, object);
         S current = object;
         for (int attempt = 1; ; attempt++) {
             S mutated = copy(current);
@@ -116,21 +118,21 @@ final class ObjectWrites {
                 return current;
             }
             try {
-                return send(object, "PUT", path + "/status", List.of(), tree(mutated), "application/json");
+                return send(object, resource, "status", "PUT", List.of(), tree(mutated), "application/json");
             } catch (ApiException e) {
                 if (e.getCode() != 409 || attempt == STATUS_ATTEMPTS) {
                     throw e;
                 }
             }
             pause();
-            current = send(object, "GET", path, List.of(), null, "application/json");
+            current = send(object, resource, null, "GET", List.of(), null, "application/json");
         }
     }
 
     /** The object as the server holds it now, or {@code null} when it is gone (404). */
     <S extends KubernetesObject> S read(S like) throws ApiException {
         try {
-            return send(like, "GET", objectPath(resourceOf(like), like), List.of(), null, "application/json");
+            return send(like, resourceOf(like), null, "GET", List.of(), null, "application/json");
         } catch (ApiException e) {
             if (e.getCode() == 404) {
                 return null;
@@ -156,7 +158,7 @@ final class ObjectWrites {
         } else {
             patch.add(operation("add", "/metadata/finalizers/-", new JsonPrimitive(finalizer)));
         }
-        return send(object, "PATCH", objectPath(resourceOf(object), object), List.of(), patch, JSON_PATCH);
+        return send(object, resourceOf(object), null, "PATCH", List.of(), patch, JSON_PATCH);
     }
 
     /**
@@ -172,7 +174,7 @@ final class ObjectWrites {
         patch.add(operation("test", path, new JsonPrimitive(finalizer)));
         patch.add(operation("remove", path, null));
         try {
-            send(object, "PATCH", objectPath(resourceOf(object), object), List.of(), patch, JSON_PATCH);
+            send(object, resourceOf(object), null, "PATCH", List.of(), patch, JSON_PATCH);
         } catch (ApiException e) {
             if (e.getCode() != 404) {
                 throw e;
@@ -188,6 +190,23 @@ final class ObjectWrites {
             operation.add("value", value);
         }
         return operation;
+    }
+
+    /**
+     * {@code method} on {@code like} in {@code resource} (its {@code subresource} unless {@code null}); a failure is a
+     * {@link FailedCall} naming the verb, resource and object.
+     */
+    private <S extends KubernetesObject> S send(S like, ResolvedResource resource, String subresource, String method,
+            List<Pair> query, Object body, String contentType) throws ApiException {
+        String path = objectPath(resource, like) + (subresource == null ? "" : "/" + subresource);
+        try {
+            return send(like, method, path, query, body, contentType);
+        } catch (ApiException e) {
+            V1ObjectMeta metadata = like.getMetadata();
+            String object = metadata.getNamespace() == null ? metadata.getName()
+                    : metadata.getNamespace() + "/" + metadata.getName();
+            throw FailedCall.of(VERBS.get(method), resource.qualifiedName(), subresource, object, e);
+        }
     }
 
     private <S extends KubernetesObject> S send(S like, String method, String path, List<Pair> query, Object body,

@@ -2,6 +2,7 @@ package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.events.EventRecorder;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
 import dev.watchkeeper.internal.watch.WatcherGroup;
@@ -13,11 +14,12 @@ import java.util.Map;
 
 /**
  * What a reconciler's reconciles see: its name, its primary watcher, the stores of every watcher by Java type (the
- * primary's where two share a type), the API client ({@code null} when none was given), the clock, and the record of
- * the reconciler's own writes.
+ * primary's where two share a type), the API client ({@code null} when none was given), the clock, the record of
+ * the reconciler's own writes, and the Event recorder ({@code null} when none was given).
  */
 record ReconcileScope<T extends KubernetesObject>(String name, WatcherGroup<T> primary,
-        Map<Class<?>, Store<?>> stores, ApiClient apiClient, TimeSource time, OwnWrites ownWrites) {
+        Map<Class<?>, Store<?>> stores, ApiClient apiClient, TimeSource time, OwnWrites ownWrites,
+        EventRecorder events) {
 
     ReconcileScope {
         stores = Map.copyOf(stores);
@@ -25,16 +27,17 @@ record ReconcileScope<T extends KubernetesObject>(String name, WatcherGroup<T> p
 
     /** The scope of a reconciler of {@code primary} that also watches {@code secondaries}. */
     static <T extends KubernetesObject> ReconcileScope<T> of(String name, WatcherGroup<T> primary,
-            List<WatcherGroup<?>> secondaries, ApiClient apiClient, TimeSource time, OwnWrites ownWrites) {
+            List<WatcherGroup<?>> secondaries, ApiClient apiClient, TimeSource time, OwnWrites ownWrites,
+            EventRecorder events) {
         Map<Class<?>, Store<?>> stores = new LinkedHashMap<>();
         stores.put(primary.type().javaType(), primary.store());
         secondaries.forEach(s -> stores.putIfAbsent(s.type().javaType(), s.store()));
-        return new ReconcileScope<>(name, primary, stores, apiClient, time, ownWrites);
+        return new ReconcileScope<>(name, primary, stores, apiClient, time, ownWrites, events);
     }
 
     /** The context of attempt {@code attempt} at reconciling {@code object}. */
     ReconcileContext context(ObjectKey key, int attempt, T object) {
         return new DefaultReconcileContext(name, key, attempt, apiClient, primary.type(), object, stores, time,
-                ownWrites);
+                ownWrites, events);
     }
 }

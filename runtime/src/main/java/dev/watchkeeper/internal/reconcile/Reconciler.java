@@ -83,7 +83,7 @@ public final class Reconciler<T extends KubernetesObject> {
                 builder.finalizer == null ? null : builder.finalizer.name());
         this.reconciliation = new Reconciliation<>(
                 ReconcileScope.of(name, builder.primary, sources.secondaries(), builder.apiClient, builder.time,
-                        ownWrites),
+                        ownWrites, builder.events),
                 new UserCode<>(builder.reconcile, builder.finalizer, builder.observer, builder.listeners),
                 queue, eventKeys);
         this.slots = builder.sharded ? new ActiveSlots<>(name, builder.primary, eventKeys, builder.time,

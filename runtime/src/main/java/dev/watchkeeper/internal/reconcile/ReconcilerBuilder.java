@@ -1,6 +1,7 @@
 package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.events.EventRecorder;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.WatcherGroup;
@@ -39,6 +40,7 @@ public final class ReconcilerBuilder<T extends KubernetesObject> {
     DoubleSupplier resyncJitter = () -> ThreadLocalRandom.current().nextDouble();
     ReconcileObserver observer = ReconcileObserver.passThrough();
     ApiClient apiClient;
+    EventRecorder events;
     boolean sharded;
 
     ReconcilerBuilder(String name, WatcherGroup<T> primary, ReconcileFunction<T> reconcile) {
@@ -110,9 +112,15 @@ public final class ReconcilerBuilder<T extends KubernetesObject> {
         return this;
     }
 
-    /** The client handed to reconciles in their context (and used for Events). */
+    /** The client handed to reconciles in their context. */
     public ReconcilerBuilder<T> apiClient(ApiClient apiClient) {
         this.apiClient = apiClient;
+        return this;
+    }
+
+    /** Where the context's {@code publishEvent} goes; without one, Events are dropped with a warning. */
+    public ReconcilerBuilder<T> events(EventRecorder events) {
+        this.events = events;
         return this;
     }
 

@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.reconcile;
 
+import dev.watchkeeper.internal.api.ApiErrors;
 import dev.watchkeeper.reconcile.Finalizer;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileListener;
@@ -10,7 +11,6 @@ import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.internal.watch.FatalErrors;
 import io.kubernetes.client.common.KubernetesObject;
-import io.kubernetes.client.openapi.ApiException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -208,13 +208,15 @@ final class Reconciliation<T extends KubernetesObject> {
             return outcome(key, attempt, ReconcileOutcome.Kind.TERMINAL, null, cleanup, start, terminal);
         }
         Duration delay = queue.addRateLimited(key, attempt, version, thrown);
-        if (attempt == 1 && !(thrown instanceof ApiException)) {
+        boolean apiFailure = ApiErrors.apiFailure(thrown) != null;
+        if (attempt == 1 && !apiFailure) {
             // the trace once, where it points into the user's code; retries and API answers say it in one line
             log.warn("reconciler {}: {} of {} failed (attempt 1), retrying in {} ms", name, what, key,
                     delay.toMillis(), thrown);
         } else {
             log.warn("reconciler {}: {} of {} failed (attempt {}), retrying in {} ms: {}", name, what, key, attempt,
-                    delay.toMillis(), ReconcileErrors.describe(thrown));
+                    delay.toMillis(), ApiErrors.describe(thrown));
+            log.debug("reconciler {}: {} of {} failed (attempt {})", name, what, key, attempt, thrown);
         }
         return outcome(key, attempt, ReconcileOutcome.Kind.ERROR, delay, cleanup, start, thrown);
     }

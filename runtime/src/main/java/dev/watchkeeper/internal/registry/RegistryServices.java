@@ -3,6 +3,8 @@ package dev.watchkeeper.internal.registry;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
+import dev.watchkeeper.internal.events.EventRecorder;
+import dev.watchkeeper.internal.events.Reporter;
 import dev.watchkeeper.reconcile.ReconcileObserver;
 import io.kubernetes.client.openapi.ApiClient;
 import java.util.concurrent.ThreadFactory;
@@ -22,19 +24,30 @@ import java.util.concurrent.ThreadFactory;
  * @param workerThreads  where reconcile worker threads come from (virtual threads, say); {@code null} = daemon
  *                       platform threads
  * @param observer       wraps each reconcile; {@code null} = pass-through
+ * @param events         where reconciles' Events go; {@code null} = a recorder through {@code apiClient} reporting as
+ *                       {@link Reporter#defaults()} (none without an {@code apiClient}); the registry closes it when
+ *                       it stops
  */
 public record RegistryServices(ApiClient apiClient, TimeSource time, WatchkeeperSettings settings,
-        ThreadFactory watcherThreads, ThreadFactory workerThreads, ReconcileObserver observer) {
+        ThreadFactory watcherThreads, ThreadFactory workerThreads, ReconcileObserver observer, EventRecorder events) {
 
     public RegistryServices {
         time = time != null ? time : TimeSource.system();
         settings = settings != null ? settings : WatchkeeperSettings.defaults();
         workerThreads = workerThreads != null ? workerThreads : DaemonThreads.factory();
         observer = observer != null ? observer : ReconcileObserver.passThrough();
+        events = events != null || apiClient == null ? events
+                : EventRecorder.create(apiClient, Reporter.defaults(), time);
+    }
+
+    /** Services whose Events go through a recorder of their own ({@code events} = {@code null}). */
+    public RegistryServices(ApiClient apiClient, TimeSource time, WatchkeeperSettings settings,
+            ThreadFactory watcherThreads, ThreadFactory workerThreads, ReconcileObserver observer) {
+        this(apiClient, time, settings, watcherThreads, workerThreads, observer, null);
     }
 
     /** Defaults around {@code apiClient}. */
     public static RegistryServices of(ApiClient apiClient) {
-        return new RegistryServices(apiClient, null, null, null, null, null);
+        return new RegistryServices(apiClient, null, null, null, null, null, null);
     }
 }

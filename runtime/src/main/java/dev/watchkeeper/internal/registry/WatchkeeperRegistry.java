@@ -279,7 +279,8 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
                 .timeSource(services.time())
                 .threadFactory(services.workerThreads())
                 .observer(services.observer())
-                .apiClient(services.apiClient());
+                .apiClient(services.apiClient())
+                .events(services.events());
         for (SecondaryDeclaration<?> secondary : declaration.secondaries()) {
             addSecondary(builder, primary, secondary, declaration.namespaces(), sharded ? shardedWatchers : null);
         }
@@ -401,6 +402,9 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
             elector.close(); // after the reconcilers: the Lease is renewed while they finish, then released
         }
         started.forEach(Watcher::close);
+        if (services.events() != null) {
+            services.events().close(); // last: it writes what the reconcilers and the elector recorded
+        }
         log.info("watchkeeper stopped");
     }
 

@@ -15,12 +15,12 @@ import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.events.Occurrence;
 import dev.watchkeeper.internal.store.CacheStore;
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.internal.watch.Watcher;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Secret;
@@ -140,27 +140,19 @@ class SmallPartsTest {
     }
 
     @Test
-    void eventsNameThePrimaryAndTheReportingController() {
+    void eventsAreAboutThePrimary() {
         V1ConfigMap object = configMap("a", "7");
         object.getMetadata().uid("uid-a");
         DefaultReconcileContext context = new DefaultReconcileContext("mirror", ObjectKey.of(object), 1, null,
                 ResourceType.of(V1ConfigMap.class), object, Map.of(), new ManualTime());
 
-        CoreV1Event event = context.event("Warning", "InvalidSpec", "bad");
-
-        assertThat(event.getMetadata().getNamespace()).isEqualTo("default");
-        assertThat(event.getMetadata().getName()).startsWith("a.");
-        assertThat(event.getInvolvedObject().getKind()).isEqualTo("ConfigMap");
-        assertThat(event.getInvolvedObject().getApiVersion()).isEqualTo("v1");
-        assertThat(event.getInvolvedObject().getUid()).isEqualTo("uid-a");
-        assertThat(event.getReportingComponent()).isEqualTo("watchkeeper/mirror");
-        assertThat(event.getSource().getComponent()).isEqualTo("watchkeeper/mirror");
-        assertThat(event.getType()).isEqualTo("Warning");
-        assertThat(event.getCount()).isEqualTo(1);
+        assertThat(context.regarding())
+                .isEqualTo(new Occurrence.Regarding("v1", "ConfigMap", object.getMetadata().getNamespace(), "a",
+                        "uid-a"));
     }
 
     @Test
-    void aFailingEventIsLoggedNotThrown() {
+    void anEventWithoutARecorderIsLoggedNotThrown() {
         V1ConfigMap object = configMap("a", "7");
         ApiClient unreachable = new ApiClient().setBasePath("http://127.0.0.1:1");
         DefaultReconcileContext context = new DefaultReconcileContext("mirror", ObjectKey.of(object), 1, unreachable,
