@@ -1,6 +1,5 @@
 package dev.watchkeeper.internal.reconcile;
 
-import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
@@ -33,7 +32,7 @@ record ReconcileScope<T extends KubernetesObject>(String name, WatcherGroup<T> p
     }
 
     /** The context of attempt {@code attempt} at reconciling {@code object}. */
-    ReconcileContext context(ObjectKey key, int attempt, T object) {
+    DefaultReconcileContext context(ObjectKey key, int attempt, T object) {
         return new DefaultReconcileContext(name, key, attempt, apiClient, primary.type(), object, stores, time,
                 ownWrites);
     }

@@ -241,7 +241,8 @@ public class WatchkeeperRegistry implements SmartLifecycle, WatchkeeperState {
                 .timeSource(services.time())
                 .threadFactory(services.workerThreads())
                 .observer(services.observer())
-                .apiClient(services.apiClient());
+                .apiClient(services.apiClient())
+                .statusConditions(services.settings().statusConditions(name));
         for (SecondaryDeclaration<?> secondary : declaration.secondaries()) {
             addSecondary(builder, primary, secondary, declaration.namespaces(), sharded ? shardedWatchers : null);
         }
