@@ -15,6 +15,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import java.time.Clock;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -176,8 +177,10 @@ final class ReconcileConditions {
     /** Whether discovery of the resource's group version lists {@code <plural>/status}. */
     private boolean servesStatus() throws ApiException {
         String path = "/apis/" + type.group() + "/" + type.version();
-        Call call = client.buildCall(null, path, "GET", List.of(), List.of(), null,
-                Map.of("Accept", "application/json"), Map.of(), Map.of(), new String[] {"BearerToken"}, null);
+        Map<String, String> headers = new HashMap<>(); // the client adds its authentication to it
+        headers.put("Accept", "application/json");
+        Call call = client.buildCall(null, path, "GET", List.of(), List.of(), null, headers, new HashMap<>(),
+                new HashMap<>(), new String[] {"BearerToken"}, null);
         JsonElement list = client.<JsonElement>execute(call, JsonElement.class).getData();
         String plural = type.plural();
         Set<String> names = new HashSet<>();
