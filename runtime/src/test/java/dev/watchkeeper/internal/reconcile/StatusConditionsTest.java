@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.reconcile.Conditions;
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Condition;
@@ -21,6 +24,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
@@ -216,6 +220,21 @@ class StatusConditionsTest {
                 .isInstanceOf(IllegalArgumentException.class);
         Gizmo edited = edit(gizmo, 1L, T1, c -> c.set("Ready", false, "Failed", "x".repeat(40_000)));
         assertThat(edited.status().conditions().get(0).getMessage()).hasSize(ConditionList.MAX_MESSAGE).endsWith("…");
+    }
+
+    @Test
+    void aContextSetsConditionsOnTheReconciledObjectOnly() {
+        Gizmo reconciled = new Gizmo("example.dev/v1", "Gizmo", new V1ObjectMeta().namespace("default").name("g")
+                .uid("uid-g"), null);
+        Gizmo other = new Gizmo("example.dev/v1", "Gizmo", new V1ObjectMeta().namespace("default").name("h")
+                .uid("uid-h"), null);
+        DefaultReconcileContext context = new DefaultReconcileContext("gizmos", ObjectKey.of(reconciled), 1, null,
+                ResourceType.custom(Gizmo.class, "example.dev", "v1", "gizmos", true), reconciled, Map.of(),
+                TimeSource.system());
+
+        assertThatThrownBy(() -> context.updateConditions(other, c -> c.set("Ready", true, "Done", "")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("default/g")
+                .hasMessageContaining("default/h");
     }
 
     private static <S extends KubernetesObject> S edit(S object, Long generation, Clock clock,
