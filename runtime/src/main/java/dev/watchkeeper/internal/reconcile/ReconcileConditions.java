@@ -74,7 +74,7 @@ final class ReconcileConditions {
     /**
      * After a successful reconcile of {@code handed}: {@code Ready=True}, {@code Reconciling} and {@code Stalled}
      * removed, each unless in {@code touched}. A failed write fails the reconcile, so it is retried: the conditions
-     * must not go on claiming an outcome they do not show.
+     * must not go on claiming an outcome they do not show. An object deleted meanwhile (404) has nothing to show.
      *
      * @param latest the newest copy of the object the reconcile knows (its own writes), to write over
      */
@@ -83,17 +83,27 @@ final class ReconcileConditions {
         if (!appliesTo(latest)) {
             return;
         }
-        write(handed, latest, conditions -> {
-            if (!touched.contains(READY)) {
-                conditions.set(READY, true, SUCCEEDED, SUCCEEDED_MESSAGE);
+        try {
+            write(handed, latest, conditions -> succeeded(conditions, touched));
+        } catch (ApiException e) {
+            if (e.getCode() != 404) {
+                throw e;
             }
-            if (!touched.contains(RECONCILING)) {
-                conditions.remove(RECONCILING);
-            }
-            if (!touched.contains(STALLED)) {
-                conditions.remove(STALLED);
-            }
-        });
+            log.debug("reconciler {}: {} is gone; no conditions written", name, ObjectKey.of(handed));
+        }
+    }
+
+    /** A success's conditions, leaving those the reconcile set or removed itself. */
+    private static void succeeded(Conditions conditions, Set<String> touched) {
+        if (!touched.contains(READY)) {
+            conditions.set(READY, true, SUCCEEDED, SUCCEEDED_MESSAGE);
+        }
+        if (!touched.contains(RECONCILING)) {
+            conditions.remove(RECONCILING);
+        }
+        if (!touched.contains(STALLED)) {
+            conditions.remove(STALLED);
+        }
     }
 
     /**
