@@ -44,10 +44,10 @@ import org.slf4j.LoggerFactory;
  */
 final class ReconcileConditions {
 
-    static final String SUCCEEDED = "Succeeded";
-    static final String RECONCILE_ERROR = "ReconcileError";
-    static final String TERMINAL_ERROR = "TerminalError";
-    static final String SUCCEEDED_MESSAGE = "the last reconcile succeeded";
+    private static final String SUCCEEDED = "Succeeded";
+    private static final String RECONCILE_ERROR = "ReconcileError";
+    private static final String TERMINAL_ERROR = "TerminalError";
+    private static final String SUCCEEDED_MESSAGE = "the last reconcile succeeded";
 
     private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
 
