@@ -19,9 +19,12 @@ import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -158,6 +161,48 @@ class ReconcileConditionsOnInMemoryServerTest extends InMemoryServerTest {
         assertThat(object("plainthings").has("status")).isFalse();
     }
 
+    /** A custom class with no status conditions list. */
+    static final class Bare implements KubernetesObject {
+
+        String apiVersion;
+        String kind;
+        V1ObjectMeta metadata;
+        Map<String, Object> spec;
+
+        @Override
+        public V1ObjectMeta getMetadata() {
+            return metadata;
+        }
+
+        @Override
+        public String getApiVersion() {
+            return apiVersion;
+        }
+
+        @Override
+        public String getKind() {
+            return kind;
+        }
+    }
+
+    @Test
+    void aClassWithoutAConditionsListGetsNoConditions() {
+        server.createCustomResourceDefinition(GROUP, "v1", "things", "Thing", true);
+        registry = new WatchkeeperRegistry(RegistryServices.of(server.apiClient()));
+        Reconciler<Bare> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("bare",
+                WatcherDeclaration.of(ResourceType.custom(Bare.class, GROUP, "v1", "things", true)), List.of(),
+                (bare, context) -> {
+                    reconciles.incrementAndGet();
+                    return ReconcileResult.done();
+                }, 1, Set.of(Trigger.ALL), null, "test", null, List.of("default"), null));
+        registry.start();
+        create("things", "Thing");
+
+        await().atMost(WAIT).until(() -> reconciles.get() >= 1 && reconciler.snapshot().inFlight() == 0);
+        assertThat(reconciler.failingKeys()).isZero();
+        assertThat(statusWrites("things")).isZero();
+    }
+
     @Test
     void turnedOffItWritesNothing() {
         Reconciler<DynamicKubernetesObject> reconciler = start("things", (thing, context) -> {
@@ -172,7 +217,7 @@ class ReconcileConditionsOnInMemoryServerTest extends InMemoryServerTest {
 
     private Reconciler<DynamicKubernetesObject> start(String plural, ReconcileFunction<DynamicKubernetesObject> body,
             boolean conditions) {
-        if (plural.equals("things")) {
+        if (plural.equals("things")) { // plainthings are served without a CRD, and without a status subresource
             server.createCustomResourceDefinition(GROUP, "v1", plural, "Thing", true);
         }
         WatchkeeperSettings settings = new WatchkeeperSettings() {
