@@ -103,6 +103,11 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
         return overrides.sharded(reconcilerName, properties.sharding().enabled());
     }
 
+    @Override
+    public boolean statusConditions(String reconcilerName) {
+        return overrides.statusConditions(reconcilerName, properties.reconcile().statusConditions().enabled());
+    }
+
     /** The per-object curve; the reset timer and max elapsed time of watchers do not apply to it. */
     BackOffSettings reconcileBackOff(String reconcilerName, BackoffOverrides own) {
         WatchkeeperProperties.ReconcileBackoff global = properties.reconcile().backoff();

@@ -79,6 +79,15 @@ final class ReconcilerOverrides implements NamespaceOverrides {
         return own != null && own.enabled() != null ? own.enabled() : global;
     }
 
+    /**
+     * Whether the reconciler writes status conditions: {@code watchkeeper.reconcilers.<name>.status-conditions.enabled},
+     * else {@code global} ({@code watchkeeper.reconcile.status-conditions.enabled}).
+     */
+    boolean statusConditions(String reconcilerName, boolean global) {
+        WatchkeeperProperties.StatusConditionsOverride own = own(reconcilerName).statusConditions();
+        return own != null && own.enabled() != null ? own.enabled() : global;
+    }
+
     /** The reconcilers whose own properties turn sharding on, sorted. */
     List<String> shardedByOwnProperty() {
         return reconcilers.entrySet().stream()

@@ -171,13 +171,24 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param shutdownDrain On shutdown, still reconcile the objects already queued (within the shutdown grace)
      *                      instead of dropping them; never when the Lease is lost
      * @param rateLimit     An overall limit on the rate of retries after errors, per reconciler
+     * @param statusConditions Whether reconcilers write each reconcile's outcome in their objects' status conditions
      */
     public record Reconcile(@DefaultValue ReconcileBackoff backoff,
             @DefaultValue(ReconcilerSettings.DEFAULT_SHUTDOWN_GRACE) Duration shutdownGrace,
             @DefaultValue(ReconcilerSettings.DEFAULT_RESYNC_PERIOD) Duration resyncPeriod,
             @DefaultValue(ReconcilerSettings.DEFAULT_DEBOUNCE) Duration debounce,
             @DefaultValue(ReconcilerSettings.DEFAULT_SHUTDOWN_DRAIN) boolean shutdownDrain,
-            @DefaultValue ReconcileRateLimit rateLimit) {
+            @DefaultValue ReconcileRateLimit rateLimit, @DefaultValue StatusConditions statusConditions) {
+    }
+
+    /**
+     * The conditions reconcilers write after each reconcile, with kstatus' meanings: {@code Ready}, and
+     * {@code Reconciling} or {@code Stalled} after an error. Custom resources whose status has a conditions list and
+     * a status subresource only.
+     *
+     * @param enabled Write {@code Ready}, {@code Reconciling} and {@code Stalled} after each reconcile
+     */
+    public record StatusConditions(@DefaultValue("true") boolean enabled) {
     }
 
     /**
@@ -267,14 +278,16 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      *                     (named {@code <plural>@<namespace>}), each with its own backoff and state
      * @param rateLimit    Rate limit overrides
      * @param sharding     Whether this reconciler is sharded, overriding {@code watchkeeper.sharding.enabled}
+     * @param statusConditions Whether this reconciler writes status conditions, overriding
+     *                     {@code watchkeeper.reconcile.status-conditions.enabled}
      */
     public record ReconcilerProperties(Integer concurrency, BackoffOverrides backoff, Duration resyncPeriod,
             Duration debounce, Boolean shutdownDrain, Set<String> namespaces, RateLimitOverrides rateLimit,
-            ReconcilerSharding sharding) {
+            ReconcilerSharding sharding, StatusConditionsOverride statusConditions) {
 
         /** No overrides. */
         static final ReconcilerProperties NONE = new ReconcilerProperties(null, null, null, null, null, null, null,
-                null);
+                null, null);
 
         public ReconcilerProperties {
             namespaces = namespaces == null ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(namespaces));
@@ -288,6 +301,15 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      *                settings are {@code watchkeeper.sharding.*}'s); unset = {@code watchkeeper.sharding.enabled}
      */
     public record ReconcilerSharding(Boolean enabled) {
+    }
+
+    /**
+     * The status conditions of one reconciler.
+     *
+     * @param enabled Whether this reconciler writes {@code Ready}, {@code Reconciling} and {@code Stalled} after each
+     *                reconcile; unset = {@code watchkeeper.reconcile.status-conditions.enabled}
+     */
+    public record StatusConditionsOverride(Boolean enabled) {
     }
 
     /**

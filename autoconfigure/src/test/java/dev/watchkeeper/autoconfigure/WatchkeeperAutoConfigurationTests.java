@@ -144,6 +144,27 @@ class WatchkeeperAutoConfigurationTests {
     }
 
     @Test
+    void statusConditionsAreOnUnlessTurnedOffGloballyOrPerReconciler() {
+        runner.withUserConfiguration(Declared.class).run(context -> assertThat(context
+                .getBean(WatchkeeperSettings.class).statusConditions("gen")).isTrue());
+        runner.withUserConfiguration(Declared.class)
+                .withPropertyValues("watchkeeper.reconcilers.gen.status-conditions.enabled=false")
+                .run(context -> {
+                    WatchkeeperSettings settings = context.getBean(WatchkeeperSettings.class);
+                    assertThat(settings.statusConditions("other")).isTrue();
+                    assertThat(settings.statusConditions("gen")).isFalse();
+                });
+        runner.withUserConfiguration(Declared.class)
+                .withPropertyValues("watchkeeper.reconcile.status-conditions.enabled=false",
+                        "watchkeeper.reconcilers.gen.status-conditions.enabled=true")
+                .run(context -> {
+                    WatchkeeperSettings settings = context.getBean(WatchkeeperSettings.class);
+                    assertThat(settings.statusConditions("other")).isFalse();
+                    assertThat(settings.statusConditions("gen")).isTrue();
+                });
+    }
+
+    @Test
     void theRetryRateLimitIsOffByDefaultAndTakesClientGosNumbersWhenOn() {
         runner.withUserConfiguration(Declared.class).run(context -> assertThat(context
                 .getBean(WatchkeeperSettings.class).reconciler("gen", 1, null).rateLimit()).isNull());

@@ -99,4 +99,32 @@ public interface ReconcileContext {
      */
     <S extends KubernetesObject> S updateStatus(S object, Consumer<S> mutator)
             throws ApiException, InterruptedException;
+
+    /**
+     * Edits the {@code status.conditions} of the reconciled object ({@code object}: it, or a copy of it written
+     * since) and writes them as {@link #updateStatus} does: conflict-safe, and nothing written when nothing
+     * changed. Works on any object whose class holds a {@code metav1.Condition}-shaped list at
+     * {@code status.conditions}: a client-java model, a custom class or a {@code DynamicKubernetesObject}.
+     *
+     * <p>{@code status.observedGeneration} and each set condition's {@code observedGeneration} become the
+     * generation of the object this reconcile was handed, never that of a newer copy: after a conflict the edit runs
+     * again on a fresh read, which may already carry a spec this reconcile did not see. A class without such a field
+     * does not get it (a model holding {@code V1DeploymentCondition}s, say, has no generation per condition). A
+     * reconcile that sets {@link Conditions#READY Ready} here keeps it: the condition Watchkeeper writes after a
+     * successful reconcile (docs/semantics.md, "Status conditions") is then left as set.
+     *
+     * <p>A method here rather than a helper on the object: only the context knows the generation it was handed, and
+     * writes through it are recorded as this reconciler's own, so their watch events do not wake it.
+     *
+     * <pre>{@code
+     * context.updateConditions(generator, conditions -> conditions
+     *         .set(Conditions.READY, true, "Synced", count + " ConfigMaps up to date"));
+     * }</pre>
+     *
+     * @return the object as stored after the write, or as given when nothing changed
+     * @throws IllegalArgumentException when {@code object} is not the reconciled object, or its class holds no
+     *                                  conditions list
+     */
+    <S extends KubernetesObject> S updateConditions(S object, Consumer<Conditions> edit)
+            throws ApiException, InterruptedException;
 }

@@ -58,6 +58,15 @@ public interface WatchkeeperSettings {
         return true;
     }
 
+    /**
+     * Whether the reconciler {@code reconcilerName} writes each reconcile's outcome in its objects' status conditions
+     * (kstatus' {@code Ready}, {@code Reconciling}, {@code Stalled}; docs/semantics.md, "Status conditions"); default
+     * every reconciler does.
+     */
+    default boolean statusConditions(String reconcilerName) {
+        return true;
+    }
+
     /** Every default. */
     static WatchkeeperSettings defaults() {
         return Defaults.INSTANCE;

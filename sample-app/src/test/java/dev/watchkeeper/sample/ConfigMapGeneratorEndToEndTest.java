@@ -104,7 +104,8 @@ class ConfigMapGeneratorEndToEndTest {
             assertThat(owner.getController()).isTrue();
         }
         within(Duration.ofSeconds(10)).until(() -> observedGeneration("created") == 1L);
-        assertThat(readyCondition("created")).containsEntry("status", "True").containsEntry("reason", "Reconciled");
+        assertThat(readyCondition("created")).containsEntry("status", "True").containsEntry("reason", "Reconciled")
+                .containsEntry("message", "2 ConfigMaps up to date").containsEntry("observedGeneration", 1L);
     }
 
     @Test
@@ -199,7 +200,8 @@ class ConfigMapGeneratorEndToEndTest {
                 .orElseThrow();
         JsonObject condition = json.getAsJsonObject("status").getAsJsonArray("conditions").get(0).getAsJsonObject();
         return Map.of("type", condition.get("type").getAsString(), "status", condition.get("status").getAsString(),
-                "reason", condition.get("reason").getAsString());
+                "reason", condition.get("reason").getAsString(), "message", condition.get("message").getAsString(),
+                "observedGeneration", condition.get("observedGeneration").getAsLong());
     }
 
     private static ConditionFactory within(Duration timeout) {

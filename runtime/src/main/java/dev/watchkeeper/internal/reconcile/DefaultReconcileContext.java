@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.reconcile;
 
+import dev.watchkeeper.reconcile.Conditions;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.internal.events.EventRecorder;
@@ -14,6 +15,8 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,6 +44,9 @@ public final class DefaultReconcileContext implements ReconcileContext {
     private final OwnWrites ownWrites;
     /** {@code null}: Events are dropped, with a warning. */
     private final EventRecorder events;
+    /** Condition types set or removed through {@link #updateConditions}; a reconcile may write from threads. */
+    private final Set<String> touched = ConcurrentHashMap.newKeySet();
+    private volatile KubernetesObject latest;
 
     /**
      * A context on its own, outside a reconciler: its writes are not matched against any watch events, and it
@@ -117,7 +123,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
 
     @Override
     public <S extends KubernetesObject> S apply(S object) throws ApiException {
-        return writes().apply(object);
+        return written(writes().apply(object));
     }
 
     @Override
@@ -129,7 +135,56 @@ public final class DefaultReconcileContext implements ReconcileContext {
     @Override
     public <S extends KubernetesObject> S updateStatus(S object, Consumer<S> mutator)
             throws ApiException, InterruptedException {
-        return writes().updateStatus(object, mutator);
+        return written(writes().updateStatus(object, mutator));
+    }
+
+    @Override
+    public <S extends KubernetesObject> S updateConditions(S object, Consumer<Conditions> edit)
+            throws ApiException, InterruptedException {
+        Objects.requireNonNull(edit, "edit");
+        if (!isPrimary(object)) {
+            throw new IllegalArgumentException("updateConditions edits the reconciled object " + key + ", not "
+                    + (object == null ? "null" : ObjectKey.of(object)));
+        }
+        Long generation = primary.getMetadata() == null ? null : primary.getMetadata().getGeneration();
+        return written(writes().rewriteStatus(object,
+                copy -> StatusConditions.edited(copy, generation, time.clock(), edit, touched)));
+    }
+
+    /**
+     * The condition types this context's {@link #updateConditions} set or removed, so the conditions written after
+     * the reconcile leave the user's {@code Ready} alone.
+     */
+    Set<String> conditionsTouched() {
+        return Set.copyOf(touched);
+    }
+
+    /**
+     * The newest copy of the reconciled object this context knows: the latest one a write through it answered,
+     * else the one it was handed. Writes after the reconcile start from it, so they do not conflict with the
+     * reconcile's own.
+     */
+    KubernetesObject latestPrimary() {
+        KubernetesObject written = latest;
+        return written != null ? written : primary;
+    }
+
+    /** Remembers {@code answer} when it is the reconciled object. */
+    private <S extends KubernetesObject> S written(S answer) {
+        if (answer != null && isPrimary(answer)) {
+            latest = answer;
+        }
+        return answer;
+    }
+
+    /** Whether {@code object} is the reconciled object: its uid, or its key where either has no uid. */
+    private boolean isPrimary(KubernetesObject object) {
+        if (object == null || object.getMetadata() == null) {
+            return false;
+        }
+        String uid = primary.getMetadata() == null ? null : primary.getMetadata().getUid();
+        String other = object.getMetadata().getUid();
+        return uid != null && other != null ? uid.equals(other) : key.equals(ObjectKey.of(object));
     }
 
     private ObjectWrites writes() {

@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import dev.watchkeeper.store.ObjectKey;
 import okhttp3.Call;
 
@@ -109,11 +110,22 @@ final class ObjectWrites {
      */
     <S extends KubernetesObject> S updateStatus(S object, Consumer<S> mutator)
             throws ApiException, InterruptedException {
+        return rewriteStatus(object, copy -> {
+            mutator.accept(copy);
+            return copy;
+        });
+    }
+
+    /**
+     * {@link #updateStatus} with a change that returns the changed object: it is handed a copy of the object (the
+     * fresh one after a conflict) and may change and return it or build another of the same class.
+     */
+    <S extends KubernetesObject> S rewriteStatus(S object, UnaryOperator<S> change)
+            throws ApiException, InterruptedException {
         ResolvedResource resource = resourceOf(object);
         S current = object;
         for (int attempt = 1; ; attempt++) {
-            S mutated = copy(current);
-            mutator.accept(mutated);
+            S mutated = change.apply(copy(current));
             if (Objects.equals(statusOf(mutated), statusOf(current))) {
                 return current;
             }
@@ -253,8 +265,8 @@ final class ObjectWrites {
         return tree(object).get("status");
     }
 
-    /** The object as JSON: a dynamic object's own tree, a model as client-java serializes it. */
-    private static JsonObject tree(KubernetesObject object) {
+    /** The object as JSON: a dynamic object's own tree (copied), a model as client-java serializes it. */
+    static JsonObject tree(KubernetesObject object) {
         return object instanceof DynamicKubernetesObject dynamic ? dynamic.getRaw().deepCopy()
                 : gson().toJsonTree(object).getAsJsonObject();
     }

@@ -1,6 +1,5 @@
 package dev.watchkeeper.internal.reconcile;
 
-import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.internal.events.EventRecorder;
 import dev.watchkeeper.store.ObjectKey;
@@ -36,7 +35,7 @@ record ReconcileScope<T extends KubernetesObject>(String name, WatcherGroup<T> p
     }
 
     /** The context of attempt {@code attempt} at reconciling {@code object}. */
-    ReconcileContext context(ObjectKey key, int attempt, T object) {
+    DefaultReconcileContext context(ObjectKey key, int attempt, T object) {
         return new DefaultReconcileContext(name, key, attempt, apiClient, primary.type(), object, stores, time,
                 ownWrites, events);
     }

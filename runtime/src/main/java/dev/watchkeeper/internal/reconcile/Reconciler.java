@@ -85,7 +85,7 @@ public final class Reconciler<T extends KubernetesObject> {
                 ReconcileScope.of(name, builder.primary, sources.secondaries(), builder.apiClient, builder.time,
                         ownWrites, builder.events),
                 new UserCode<>(builder.reconcile, builder.finalizer, builder.observer, builder.listeners),
-                queue, eventKeys);
+                queue, eventKeys, builder.statusConditions);
         this.slots = builder.sharded ? new ActiveSlots<>(name, builder.primary, eventKeys, builder.time,
                 settings.shutdownGrace(), AFTER_INTERRUPT) : null;
         this.workers = new Workers(name, settings.concurrency(), builder.threadFactory, queue, reconciliation, slots,

@@ -42,6 +42,7 @@ public final class ReconcilerBuilder<T extends KubernetesObject> {
     ApiClient apiClient;
     EventRecorder events;
     boolean sharded;
+    boolean statusConditions = true;
 
     ReconcilerBuilder(String name, WatcherGroup<T> primary, ReconcileFunction<T> reconcile) {
         if (name == null || name.isBlank()) {
@@ -131,6 +132,16 @@ public final class ReconcilerBuilder<T extends KubernetesObject> {
      */
     public ReconcilerBuilder<T> sharded() {
         this.sharded = true;
+        return this;
+    }
+
+    /**
+     * Whether each reconcile's outcome is written in the object's status conditions, kstatus' {@code Ready},
+     * {@code Reconciling} and {@code Stalled} (docs/semantics.md, "Status conditions"); default yes. Only custom
+     * resources whose status can hold conditions get them, and only with an {@link #apiClient}.
+     */
+    public ReconcilerBuilder<T> statusConditions(boolean enabled) {
+        this.statusConditions = enabled;
         return this;
     }
 

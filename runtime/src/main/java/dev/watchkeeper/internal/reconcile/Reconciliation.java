@@ -35,10 +35,15 @@ final class Reconciliation<T extends KubernetesObject> {
     private final ObjectWrites finalizerWrites;
     private final ReconcileQueue queue;
     private final EventKeys<T> eventKeys;
+    private final ReconcileConditions conditions;
     private final ReconcileStats stats = new ReconcileStats();
 
-    /** With a finalizer in {@code code}, {@code scope} must have an API client. */
-    Reconciliation(ReconcileScope<T> scope, UserCode<T> code, ReconcileQueue queue, EventKeys<T> eventKeys) {
+    /**
+     * With a finalizer in {@code code}, {@code scope} must have an API client; {@code statusConditions}: whether
+     * reconciles report their outcome in the object's conditions (where its status can hold them).
+     */
+    Reconciliation(ReconcileScope<T> scope, UserCode<T> code, ReconcileQueue queue, EventKeys<T> eventKeys,
+            boolean statusConditions) {
         this.scope = scope;
         this.name = scope.name();
         this.code = code;
@@ -47,6 +52,7 @@ final class Reconciliation<T extends KubernetesObject> {
                 : new ObjectWrites(scope.apiClient(), name, scope.primary().type(), scope.time(), scope.ownWrites());
         this.queue = queue;
         this.eventKeys = eventKeys;
+        this.conditions = new ReconcileConditions(scope, statusConditions);
     }
 
     /** Totals since start and the latest outcome. */
@@ -143,10 +149,11 @@ final class Reconciliation<T extends KubernetesObject> {
         int attempt = failure == null ? 1 : failure.nextAttempt();
         boolean failing = failure != null;
         long start = System.nanoTime();
+        Handed<T> handed = new Handed<>(object);
         ReconcileOutcome outcome;
         try {
             outcome = cleanup ? cleanUp(key, attempt, failing, object, start)
-                    : reconcile(key, attempt, failing, object, start);
+                    : reconcile(key, attempt, failing, handed, start);
         } catch (Throwable thrown) {
             if (FatalErrors.isFatal(thrown)) {
                 finish(fatal(key, attempt, version, cleanup, thrown, start));
@@ -158,18 +165,45 @@ final class Reconciliation<T extends KubernetesObject> {
                         + " queued again: {}", name, key, String.valueOf(thrown));
                 return;
             }
-            outcome = failed(key, attempt, version, cleanup, thrown, start);
+            // The failure goes on the object's conditions first: a terminal one then waits for a change by someone
+            // else, not for the version this write makes.
+            String left = cleanup ? version : conditions.failed(handed.object, handed.latest(), thrown,
+                    terminalIn(thrown), version);
+            outcome = failed(key, attempt, left, cleanup, thrown, start);
         }
         finish(outcome);
     }
 
-    private ReconcileOutcome reconcile(ObjectKey key, int attempt, boolean failing, T cached, long start)
+    private ReconcileOutcome reconcile(ObjectKey key, int attempt, boolean failing, Handed<T> handed, long start)
             throws Exception {
+        T cached = handed.object;
         T object = finalizer == null || finalizer.isOn(cached) ? cached
                 : finalizerWrites.addFinalizer(cached, finalizer.name());
-        ReconcileContext context = scope.context(key, attempt, object);
+        DefaultReconcileContext context = scope.context(key, attempt, object);
+        handed.object = object;
+        handed.context = context;
         ReconcileResult result = code.observer().observe(name, key, () -> code.reconcile().reconcile(object, context));
+        conditions.succeeded(object, context.latestPrimary(), context.conditionsTouched());
         return succeeded(key, attempt, failing, result == null ? ReconcileResult.done() : result, false, start);
+    }
+
+    /**
+     * The object a reconcile is handed (after the finalizer was added, if it was) and its context once made: what
+     * the conditions after a failure are written from, at the generation of that object.
+     */
+    private static final class Handed<T extends KubernetesObject> {
+
+        T object;
+        DefaultReconcileContext context;
+
+        Handed(T object) {
+            this.object = object;
+        }
+
+        /** The newest copy of the object the reconcile wrote, else the one it was handed. */
+        KubernetesObject latest() {
+            return context == null ? object : context.latestPrimary();
+        }
     }
 
     /** Runs the cleanup, then removes the finalizer; a failure of either leaves the finalizer for a retry. */

@@ -280,7 +280,8 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
                 .threadFactory(services.workerThreads())
                 .observer(services.observer())
                 .apiClient(services.apiClient())
-                .events(services.events());
+                .events(services.events())
+                .statusConditions(services.settings().statusConditions(name));
         for (SecondaryDeclaration<?> secondary : declaration.secondaries()) {
             addSecondary(builder, primary, secondary, declaration.namespaces(), sharded ? shardedWatchers : null);
         }

@@ -2,17 +2,15 @@ package dev.watchkeeper.sample.generator;
 
 import dev.watchkeeper.annotation.Cleanup;
 import dev.watchkeeper.annotation.Reconciler;
+import dev.watchkeeper.reconcile.Conditions;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.store.Store;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.V1Condition;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,9 +22,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * Makes the ConfigMaps of each {@link ConfigMapGenerator} match its spec with server-side apply (owned by the
- * generator, so the garbage collector deletes them with it), deletes surplus ones it controls, and reports
- * {@code status.observedGeneration} and a {@code Ready} condition through the status subresource. Its finalizer
- * keeps a deleted generator until {@link #cleanup} has recorded an Event about it.
+ * generator, so the garbage collector deletes them with it), deletes surplus ones it controls, and reports a
+ * {@code Ready} condition counting the ConfigMaps ({@link ReconcileContext#updateConditions}, which also writes
+ * {@code status.observedGeneration}). Should a reconcile fail, Watchkeeper reports it in {@code Reconciling} or
+ * {@code Stalled}. Its finalizer keeps a deleted generator until {@link #cleanup} has recorded an Event about it.
  *
  * <p>It reconciles on spec changes only ({@link Trigger#GENERATION}), so its own status writes do not wake it,
  * and on any change of a ConfigMap it controls (a hand edit or delete is undone).
@@ -76,7 +75,15 @@ public class ConfigMapGeneratorReconciler {
             log.info("generator {}/{} (generation {}): {}", namespace, generator.getMetadata().getName(),
                     generator.getMetadata().getGeneration(), String.join(", ", changes));
         }
-        context.updateStatus(generator, g -> g.setStatus(status(g, conflicts)));
+        int count = desired.size();
+        context.updateConditions(generator, conditions -> {
+            if (conflicts.isEmpty()) {
+                conditions.set(Conditions.READY, true, "Reconciled", count + " ConfigMaps up to date");
+            } else {
+                conditions.set(Conditions.READY, false, "NameConflict", "ConfigMaps " + String.join(", ", conflicts)
+                        + " exist and belong to someone else");
+            }
+        });
     }
 
     /** Runs once a generator is being deleted; the garbage collector deletes its ConfigMaps after it. */
@@ -128,21 +135,5 @@ public class ConfigMapGeneratorReconciler {
                 : current.getMetadata().getAnnotations();
         return data.equals(wanted.getData()) && Objects.equals(annotations.get(GENERATION_ANNOTATION),
                 wanted.getMetadata().getAnnotations().get(GENERATION_ANNOTATION));
-    }
-
-    /** observedGeneration and the Ready condition; its transition time moves only when its status does. */
-    private static ConfigMapGenerator.Status status(ConfigMapGenerator generator, List<String> conflicts) {
-        boolean ready = conflicts.isEmpty();
-        String value = ready ? "True" : "False";
-        V1Condition previous = generator.getStatus() == null ? null : generator.getStatus().getConditions().stream()
-                .filter(c -> "Ready".equals(c.getType())).findFirst().orElse(null);
-        OffsetDateTime transition = previous != null && value.equals(previous.getStatus())
-                ? previous.getLastTransitionTime() : OffsetDateTime.now(ZoneOffset.UTC).withNano(0);
-        Long generation = generator.getMetadata().getGeneration();
-        return new ConfigMapGenerator.Status().observedGeneration(generation).conditions(List.of(new V1Condition()
-                .type("Ready").status(value).observedGeneration(generation).lastTransitionTime(transition)
-                .reason(ready ? "Reconciled" : "NameConflict")
-                .message(ready ? generator.getSpec().getReplicas() + " ConfigMaps up to date"
-                        : "ConfigMaps " + String.join(", ", conflicts) + " exist and belong to someone else")));
     }
 }

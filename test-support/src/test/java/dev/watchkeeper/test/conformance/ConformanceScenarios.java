@@ -14,6 +14,7 @@ import dev.watchkeeper.reconcile.Finalizer;
 import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.reconcile.ReconcileOutcome;
 import dev.watchkeeper.reconcile.ReconcileResult;
+import dev.watchkeeper.reconcile.TerminalReconcileException;
 import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.internal.shard.HashRange;
 import dev.watchkeeper.internal.shard.ShardRanges;
@@ -813,6 +814,63 @@ abstract class ConformanceScenarios {
             }
             gadgets.undefine();
         }
+    }
+
+    /**
+     * A reconciled custom resource reports its outcome in kstatus' conditions at the generation reconciled, which
+     * {@code kubectl wait --for=condition=…} reads: Ready after a success; Stalled, and Ready False, after a terminal
+     * error of the next generation.
+     */
+    @Test
+    void aReconciledCustomResourceBecomesReadyForKubectlWaitAndStalledOnATerminalError() throws Exception {
+        CustomResources doodads = new CustomResources(server().apiClient(), "doodads", "Doodad");
+        doodads.define();
+        WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(server().apiClient()));
+        try {
+            registry.registerReconciler(new ReconcilerDeclaration<>("doodads",
+                    WatcherDeclaration.of(doodads.type()), List.of(), (doodad, context) -> {
+                        if (doodad.getRaw().getAsJsonObject("spec").get("size").getAsInt() < 0) {
+                            throw new TerminalReconcileException("spec.size must not be negative");
+                        }
+                        return ReconcileResult.done();
+                    }, 1, Set.of(Trigger.ALL), null, "test", null, List.of(namespace()), null));
+            registry.start();
+            DynamicKubernetesApi api = doodads.api();
+            api.create(doodads.object(namespace(), "d1", Map.of("size", 1))).throwsApiException();
+            Kubectl kubectl = new Kubectl(server().kubectl());
+            String resource = "doodads." + CustomResources.GROUP + "/d1";
+
+            assertThat(kubectl.run("wait", "--for=condition=Ready", resource, "-n", namespace(), "--timeout=60s"))
+                    .contains("condition met");
+            JsonObject ready = api.get(namespace(), "d1").throwsApiException().getObject().getRaw();
+            assertThat(ready.getAsJsonObject("status").get("observedGeneration").getAsLong()).isEqualTo(1);
+            assertThat(condition(ready, "Ready").get("observedGeneration").getAsLong()).isEqualTo(1);
+            assertThat(condition(ready, "Ready").get("reason").getAsString()).isEqualTo("Succeeded");
+
+            DynamicKubernetesObject bad = api.get(namespace(), "d1").throwsApiException().getObject();
+            bad.getRaw().add("spec", doodads.json(Map.of("size", -1)));
+            api.update(bad).throwsApiException();
+            assertThat(kubectl.run("wait", "--for=condition=Stalled", resource, "-n", namespace(), "--timeout=60s"))
+                    .contains("condition met");
+            kubectl.run("wait", "--for=condition=Ready=false", resource, "-n", namespace(), "--timeout=60s");
+            JsonObject stalled = api.get(namespace(), "d1").throwsApiException().getObject().getRaw();
+            assertThat(stalled.getAsJsonObject("status").get("observedGeneration").getAsLong()).isEqualTo(2);
+            assertThat(condition(stalled, "Stalled").get("message").getAsString())
+                    .isEqualTo("spec.size must not be negative");
+            assertThat(condition(stalled, "Ready").get("observedGeneration").getAsLong()).isEqualTo(2);
+        } finally {
+            registry.stop();
+            doodads.undefine();
+        }
+    }
+
+    private static JsonObject condition(JsonObject object, String type) {
+        for (var condition : object.getAsJsonObject("status").getAsJsonArray("conditions")) {
+            if (condition.getAsJsonObject().get("type").getAsString().equals(type)) {
+                return condition.getAsJsonObject();
+            }
+        }
+        throw new AssertionError("no condition " + type + " in " + object.get("status"));
     }
 
     @Test
