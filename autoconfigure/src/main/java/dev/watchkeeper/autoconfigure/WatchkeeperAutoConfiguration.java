@@ -32,8 +32,9 @@ import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.retry.backoff.BackOffPolicy;
 
 /**
- * Watchkeeper's core: an {@link ApiClient} ({@code $KUBECONFIG}, {@code ~/.kube/config} or in-cluster; finding
- * none fails start-up; unless the application defines one), the {@link TimeSource}, settings from
+ * Watchkeeper's core: an {@link ApiClient} built from the application's {@link KubernetesConnectionDetails} bean or,
+ * without one, from {@code $KUBECONFIG}, {@code ~/.kube/config} or in-cluster (finding none fails start-up; an
+ * {@code ApiClient} bean of the application's replaces it), the {@link TimeSource}, settings from
  * {@code watchkeeper.*} properties, the {@link WatchkeeperRegistry} that runs every watcher and reconciler, the
  * post-processor that turns {@code @Reconciler} methods into reconcilers, the one that feeds {@code @WatchListener}
  * methods, the registrar that makes every watcher (from properties, from a {@code WatcherDeclaration} bean, or behind
@@ -55,14 +56,23 @@ public final class WatchkeeperAutoConfiguration {
     /** Name (or qualifier) of a user {@link BackOffPolicy} bean that replaces every reconciler's per-object backoff. */
     public static final String RECONCILE_BACK_OFF_POLICY = "watchkeeperReconcileBackOffPolicy";
 
-    /** From $KUBECONFIG, ~/.kube/config or the in-cluster service account; finding none fails start-up. */
+    /**
+     * From $KUBECONFIG, ~/.kube/config or the in-cluster service account; finding none fails start-up. Not looked
+     * for when the application has an {@code ApiClient} of its own, which needs none.
+     */
+    @Bean
+    @ConditionalOnMissingBean({KubernetesConnectionDetails.class, ApiClient.class})
+    KubernetesConnectionDetails watchkeeperConnectionDetails() throws IOException {
+        return ApiClientSource.standard().connectionDetails();
+    }
+
     @Bean
     @ConditionalOnMissingBean
-    ApiClient watchkeeperApiClient() throws IOException {
-        ApiClientSource source = ApiClientSource.standard();
-        ApiClient client = source.build();
+    ApiClient watchkeeperApiClient(KubernetesConnectionDetails connection) {
+        ApiClient client = KubernetesApiClients.build(connection);
         log.info("Watchkeeper talks to the Kubernetes API at {}, configured by {}", client.getBasePath(),
-                source.describe());
+                connection instanceof DiscoveredConnectionDetails discovered ? discovered.origin()
+                        : "a KubernetesConnectionDetails bean (" + connection.getClass().getName() + ")");
         return client;
     }
 
