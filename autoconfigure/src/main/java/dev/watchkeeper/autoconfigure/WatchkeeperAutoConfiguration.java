@@ -66,10 +66,17 @@ public final class WatchkeeperAutoConfiguration {
         return ApiClientSource.standard().connectionDetails();
     }
 
+    /**
+     * From the connection details, with the default user agent ({@link UserAgent}), then every
+     * {@link ApiClientCustomizer} in order.
+     */
     @Bean
     @ConditionalOnMissingBean
-    ApiClient watchkeeperApiClient(KubernetesConnectionDetails connection) {
+    ApiClient watchkeeperApiClient(KubernetesConnectionDetails connection,
+            ObjectProvider<ApiClientCustomizer> customizers, Environment environment) {
         ApiClient client = KubernetesApiClients.build(connection);
+        client.setUserAgent(UserAgent.of(environment));
+        customizers.orderedStream().forEach(customizer -> customizer.customize(client));
         log.info("Watchkeeper talks to the Kubernetes API at {}, configured by {}", client.getBasePath(),
                 connection instanceof DiscoveredConnectionDetails discovered ? discovered.origin()
                         : "a KubernetesConnectionDetails bean (" + connection.getClass().getName() + ")");
