@@ -23,12 +23,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.thread.Threading;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
-import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.retry.backoff.BackOffPolicy;
 
 /**
@@ -39,7 +37,8 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * post-processor that turns {@code @Reconciler} methods into reconcilers, the one that feeds {@code @WatchListener}
  * methods, the registrar that makes every watcher (from properties, from a {@code WatcherDeclaration} bean, or behind
  * a {@code @Reconciler}) a bean with its store, and the check that every override names a watcher or reconciler.
- * Watchers and workers run on virtual threads when {@code spring.threads.virtual.enabled=true} on Java 21+. With
+ * Watchers, workers and the elector run on virtual threads when {@code spring.threads.virtual.enabled=true} on
+ * Java 21+ ({@link WatchkeeperThreads}). With
  * {@code watchkeeper.leader-election.enabled=true}, a {@link LeaderElector} decides when reconcilers run.
  */
 @AutoConfiguration
@@ -103,9 +102,7 @@ public final class WatchkeeperAutoConfiguration {
     WatchkeeperRegistry watchkeeperRegistry(ApiClient apiClient, TimeSource time, WatchkeeperSettings settings,
             ObjectProvider<ReconcileObserver> observer, ObjectProvider<LeaderElector> elector,
             ObjectProvider<ShardCoordinator> coordinator, ApplicationEventPublisher events, Environment environment) {
-        ThreadFactory threads = Threading.VIRTUAL.isActive(environment)
-                ? new VirtualThreadTaskExecutor("watchkeeper-").getVirtualThreadFactory()
-                : null;
+        ThreadFactory threads = WatchkeeperThreads.of(environment);
         LeaderElector leader = elector.getIfAvailable();
         RegistryServices services = new RegistryServices(apiClient, time, settings, threads, threads,
                 observer.getIfAvailable());
@@ -136,7 +133,12 @@ public final class WatchkeeperAutoConfiguration {
                         election.identity() != null ? election.identity() : LeaderElectionDefaults.identity(),
                         election.leaseDuration(), election.renewDeadline(), election.retryPeriod(),
                         election.releaseOnCancel()));
-        return LeaderElector.builder(apiClient, settings).timeSource(time).build();
+        LeaderElector.Builder builder = LeaderElector.builder(apiClient, settings).timeSource(time);
+        ThreadFactory threads = WatchkeeperThreads.of(environment);
+        if (threads != null) {
+            builder.threadFactory(threads);
+        }
+        return builder.build();
     }
 
     @Bean
