@@ -15,20 +15,21 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Where Watchkeeper's {@link ApiClient} comes from, found in the order of client-java's
+ * Where Watchkeeper's {@link ApiClient} connects to when the application defines no
+ * {@link KubernetesConnectionDetails}, found in the order of client-java's
  * {@code ClientBuilder.standard()}: the first file of {@code $KUBECONFIG}, {@code ~/.kube/config}, then the
  * in-cluster service account. Where the client would then quietly use {@code http://localhost:8080}, this fails
  * with a {@link NoKubernetesConfigException} saying what it looked for.
  *
  * <pre>{@code
  * ApiClientSource source = ApiClientSource.resolve(System.getenv(), home, Path.of(Config.SERVICEACCOUNT_ROOT));
- * ApiClient client = source.build();    // source.describe(): "kubeconfig /home/me/.kube/config"
+ * KubernetesConnectionDetails details = source.connectionDetails(); // "kubeconfig /home/me/.kube/config (from ...)"
  * }</pre>
  */
 sealed interface ApiClientSource {
 
-    /** The client this source configures. */
-    ApiClient build() throws IOException;
+    /** What this source configures, described by {@link #describe()}. */
+    KubernetesConnectionDetails connectionDetails() throws IOException;
 
     /** For the start-up log line. */
     String describe();
@@ -41,12 +42,12 @@ sealed interface ApiClientSource {
 
         /** As {@code ClientBuilder.standard()} does: refreshed credentials are written back to the file. */
         @Override
-        public ApiClient build() throws IOException {
+        public KubernetesConnectionDetails connectionDetails() throws IOException {
             try (Reader reader = Files.newBufferedReader(file)) {
                 KubeConfig config = KubeConfig.loadKubeConfig(reader);
                 config.setPersistConfig(new FilePersister(file.toFile()));
                 config.setFile(file.toFile());
-                return ClientBuilder.kubeconfig(config).build();
+                return DiscoveredConnectionDetails.fromKubeconfig(config, describe());
             }
         }
 
@@ -60,8 +61,9 @@ sealed interface ApiClientSource {
     record InCluster(Path serviceAccount) implements ApiClientSource {
 
         @Override
-        public ApiClient build() throws IOException {
-            return ClientBuilder.cluster().build();
+        public KubernetesConnectionDetails connectionDetails() throws IOException {
+            return DiscoveredConnectionDetails.of(ClientBuilder.cluster(),
+                    Files.readAllBytes(serviceAccount.resolve("ca.crt")), describe());
         }
 
         @Override

@@ -26,22 +26,22 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.thread.Threading;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
-import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.retry.backoff.BackOffPolicy;
 
 /**
- * Watchkeeper's core: an {@link ApiClient} ({@code $KUBECONFIG}, {@code ~/.kube/config} or in-cluster; finding
- * none fails start-up; unless the application defines one), the {@link TimeSource}, settings from
+ * Watchkeeper's core: an {@link ApiClient} built from the application's {@link KubernetesConnectionDetails} bean or,
+ * without one, from {@code $KUBECONFIG}, {@code ~/.kube/config} or in-cluster (finding none fails start-up; an
+ * {@code ApiClient} bean of the application's replaces it), the {@link TimeSource}, settings from
  * {@code watchkeeper.*} properties, the {@link WatchkeeperRegistry} that runs every watcher and reconciler, the
  * post-processor that turns {@code @Reconciler} methods into reconcilers, the one that feeds {@code @WatchListener}
  * methods, the registrar that makes every watcher (from properties, from a {@code WatcherDeclaration} bean, or behind
  * a {@code @Reconciler}) a bean with its store, and the check that every override names a watcher or reconciler.
- * Watchers and workers run on virtual threads when {@code spring.threads.virtual.enabled=true} on Java 21+. With
+ * Watchers, workers and the elector run on virtual threads when {@code spring.threads.virtual.enabled=true} on
+ * Java 21+ ({@link WatchkeeperThreads}). With
  * {@code watchkeeper.leader-election.enabled=true}, a {@link LeaderElector} decides when reconcilers run, and its
  * changes are Events on the Lease. Reconciles' Events go through the {@link EventRecorder}.
  */
@@ -59,14 +59,30 @@ public final class WatchkeeperAutoConfiguration {
     /** Name (or qualifier) of a user {@link BackOffPolicy} bean that replaces every reconciler's per-object backoff. */
     public static final String RECONCILE_BACK_OFF_POLICY = "watchkeeperReconcileBackOffPolicy";
 
-    /** From $KUBECONFIG, ~/.kube/config or the in-cluster service account; finding none fails start-up. */
+    /**
+     * From $KUBECONFIG, ~/.kube/config or the in-cluster service account; finding none fails start-up. Not looked
+     * for when the application has an {@code ApiClient} of its own, which needs none.
+     */
+    @Bean
+    @ConditionalOnMissingBean({KubernetesConnectionDetails.class, ApiClient.class})
+    KubernetesConnectionDetails watchkeeperConnectionDetails() throws IOException {
+        return ApiClientSource.standard().connectionDetails();
+    }
+
+    /**
+     * From the connection details, with the default user agent ({@link UserAgent}), then every
+     * {@link ApiClientCustomizer} in order.
+     */
     @Bean
     @ConditionalOnMissingBean
-    ApiClient watchkeeperApiClient() throws IOException {
-        ApiClientSource source = ApiClientSource.standard();
-        ApiClient client = source.build();
+    ApiClient watchkeeperApiClient(KubernetesConnectionDetails connection,
+            ObjectProvider<ApiClientCustomizer> customizers, Environment environment) {
+        ApiClient client = KubernetesApiClients.build(connection);
+        client.setUserAgent(UserAgent.of(environment));
+        customizers.orderedStream().forEach(customizer -> customizer.customize(client));
         log.info("Watchkeeper talks to the Kubernetes API at {}, configured by {}", client.getBasePath(),
-                source.describe());
+                connection instanceof DiscoveredConnectionDetails discovered ? discovered.origin()
+                        : "a KubernetesConnectionDetails bean (" + connection.getClass().getName() + ")");
         return client;
     }
 
@@ -91,9 +107,7 @@ public final class WatchkeeperAutoConfiguration {
             ObjectProvider<ReconcileObserver> observer, ObjectProvider<LeaderElector> elector,
             ObjectProvider<ShardCoordinator> coordinator, ApplicationEventPublisher events, Environment environment,
             EventRecorder recorder) {
-        ThreadFactory threads = Threading.VIRTUAL.isActive(environment)
-                ? new VirtualThreadTaskExecutor("watchkeeper-").getVirtualThreadFactory()
-                : null;
+        ThreadFactory threads = WatchkeeperThreads.of(environment);
         LeaderElector leader = elector.getIfAvailable();
         RegistryServices services = new RegistryServices(apiClient, time, settings, threads, threads,
                 observer.getIfAvailable(), recorder);
@@ -140,7 +154,12 @@ public final class WatchkeeperAutoConfiguration {
                         election.identity() != null ? election.identity() : LeaderElectionDefaults.identity(),
                         election.leaseDuration(), election.renewDeadline(), election.retryPeriod(),
                         election.releaseOnCancel()));
-        return LeaderElector.builder(apiClient, settings).timeSource(time).build();
+        LeaderElector.Builder builder = LeaderElector.builder(apiClient, settings).timeSource(time);
+        ThreadFactory threads = WatchkeeperThreads.of(environment);
+        if (threads != null) {
+            builder.threadFactory(threads);
+        }
+        return builder.build();
     }
 
     @Bean

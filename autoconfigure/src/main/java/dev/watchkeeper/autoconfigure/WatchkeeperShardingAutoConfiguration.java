@@ -7,6 +7,7 @@ import dev.watchkeeper.shard.ShardingSettings;
 import io.kubernetes.client.openapi.ApiClient;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import java.util.List;
+import java.util.concurrent.ThreadFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
@@ -49,7 +50,12 @@ public final class WatchkeeperShardingAutoConfiguration {
                                 : LeaderElectionDefaults.leaseNamespace(LeaderElectionDefaults.NAMESPACE_FILE),
                         sharding.identity() != null ? sharding.identity() : LeaderElectionDefaults.identity(),
                         sharding.leaseDuration(), sharding.renewDeadline(), sharding.retryPeriod()));
-        ShardCoordinator coordinator = ShardCoordinator.builder(apiClient, settings).timeSource(time).build();
+        ShardCoordinator.Builder builder = ShardCoordinator.builder(apiClient, settings).timeSource(time);
+        ThreadFactory threads = WatchkeeperThreads.of(environment);
+        if (threads != null) {
+            builder.threadFactory(threads);
+        }
+        ShardCoordinator coordinator = builder.build();
         coordinator.addListener((before, after, snapshot) -> events.publishEvent(
                 new ShardingActiveSlotsChanged(before.toString(), after.toString(), snapshot)));
         return coordinator;

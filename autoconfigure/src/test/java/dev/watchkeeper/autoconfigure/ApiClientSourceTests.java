@@ -52,7 +52,11 @@ class ApiClientSourceTests {
                 Map.of("KUBECONFIG", file + File.pathSeparator + "/nowhere"), home, serviceAccount());
         assertThat(source).isEqualTo(new ApiClientSource.KubeconfigFile(file, "$KUBECONFIG"));
         assertThat(source.describe()).isEqualTo("kubeconfig " + file + " (from $KUBECONFIG)");
-        assertThat(source.build().getBasePath()).isEqualTo("https://10.0.0.1:6443");
+        KubernetesConnectionDetails details = source.connectionDetails();
+        assertThat(details.getServerUrl()).isEqualTo("https://10.0.0.1:6443");
+        assertThat(details.isVerifyingSsl()).isFalse();
+        assertThat(details.getAuthentication()).isNotNull();
+        assertThat(details).hasToString(source.describe());
     }
 
     @Test

@@ -1,7 +1,7 @@
 package dev.watchkeeper.sample.embedded;
 
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
-import io.kubernetes.client.openapi.ApiClient;
+import dev.watchkeeper.autoconfigure.KubernetesConnectionDetails;
 import java.io.IOException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,10 +12,11 @@ import org.springframework.context.annotation.Profile;
 
 /**
  * Without the {@code cluster} profile the sample talks to an in-memory API server of its own, so it runs anywhere
- * with one command. Its {@code ApiClient} replaces Watchkeeper's kubeconfig/in-cluster one (a
- * {@code @ConditionalOnMissingBean}); a test's server and client (from {@code @AutoConfigureInMemoryKubeApi})
- * replace both of these. A kubeconfig for {@code kubectl} is written for whichever server it is, and deleted when
- * the application stops.
+ * with one command. The application connects to it through a {@link KubernetesConnectionDetails} bean, which takes
+ * the place of Watchkeeper's kubeconfig/in-cluster discovery (the starter still builds the {@code ApiClient}, with
+ * its customizers and user agent); a test's server (from {@code @AutoConfigureInMemoryKubeApi}) replaces this one,
+ * and the connection follows it. A kubeconfig for {@code kubectl} (not for the application) is written for whichever
+ * server it is, and deleted when the application stops.
  */
 @Configuration(proxyBeanMethods = false)
 @Profile("!cluster")
@@ -39,8 +40,7 @@ public class EmbeddedApiServerConfiguration {
     }
 
     @Bean
-    @ConditionalOnMissingBean
-    ApiClient embeddedApiClient(InMemoryApiServer server) {
-        return server.apiClient();
+    KubernetesConnectionDetails embeddedConnectionDetails(InMemoryApiServer server) {
+        return server::url; // plain HTTP, anonymous
     }
 }

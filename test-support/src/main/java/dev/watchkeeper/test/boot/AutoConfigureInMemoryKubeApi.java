@@ -9,9 +9,10 @@ import java.lang.annotation.Target;
 
 /**
  * Runs a {@code @SpringBootTest} against a fresh {@link dev.watchkeeper.test.apiserver.InMemoryApiServer}: the
- * server is a bean (started with the context, closed with it) to seed objects and inject faults, and a primary
- * {@code ApiClient} bean points at it, so Watchkeeper's auto-configured client (a {@code @ConditionalOnMissingBean})
- * backs off and every watcher and reconcile of the application talks to the server.
+ * server is a bean (started with the context, closed with it) to seed objects and inject faults, and a
+ * {@link KubeApiConnection} bean reaches it, from which Watchkeeper's auto-configuration builds the application's
+ * {@code ApiClient} (its {@code KubernetesConnectionDetails}), so every watcher and reconcile of the application
+ * talks to the server. {@link AutoConfigureRealKubeApi} does the same with the real control plane.
  *
  * <pre>{@code
  * @SpringBootTest

@@ -39,10 +39,11 @@ class AutoConfigureInMemoryKubeApiTest {
     TinyApp.SeenConfigMaps seen;
 
     @Test
-    void theApplicationsOnlyApiClientPointsAtTheRunningServer() {
+    void theApplicationsOnlyApiClientIsBuiltFromTheConnectionToTheRunningServer() {
         Map<String, ApiClient> clients = context.getBeansOfType(ApiClient.class);
 
-        assertThat(clients).containsOnlyKeys("inMemoryApiServerApiClient");
+        assertThat(clients).containsOnlyKeys("apiClient");
+        assertThat(context.getBeansOfType(KubeApiConnection.class)).containsOnlyKeys("inMemoryApiServerConnection");
         assertThat(apiClient.getBasePath()).isEqualTo(server.url());
         assertThat(registry.services().apiClient()).isSameAs(apiClient);
     }

@@ -28,10 +28,10 @@ class KubeApiContextCustomizerFactoryTest {
     @Test
     void findsTheAnnotationsAlsoAsMetaAnnotations() {
         assertThat(factory.createContextCustomizer(ViaMeta.class, List.of()))
-                .isEqualTo(FakeApiContextCustomizer.inMemoryServer());
+                .isEqualTo(KubeApiContextCustomizer.inMemoryServer());
         assertThat(factory.createContextCustomizer(Stubbed.class, List.of()))
-                .isEqualTo(FakeApiContextCustomizer.stub())
-                .isNotEqualTo(FakeApiContextCustomizer.inMemoryServer());
+                .isEqualTo(KubeApiContextCustomizer.stub())
+                .isNotEqualTo(KubeApiContextCustomizer.inMemoryServer());
     }
 
     @Test

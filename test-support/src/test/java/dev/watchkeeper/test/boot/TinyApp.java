@@ -7,24 +7,30 @@ import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.util.ClientBuilder;
+import io.kubernetes.client.util.KubeConfig;
+import java.io.IOException;
+import java.io.StringReader;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
 /**
  * A tiny application for the annotation tests. It wires Watchkeeper's runtime as the auto-configuration does
- * (an {@code ApiClient} only when none exists, here one that reaches nothing) without depending on the
- * autoconfigure module, which itself tests with this module.
+ * (an {@code ApiClient} only when none exists, from the test's {@link KubeApiConnection}, else one that reaches
+ * nothing) without depending on the autoconfigure module, which itself tests with this module.
  */
 @SpringBootApplication
 public class TinyApp {
 
     @Bean
     @ConditionalOnMissingBean
-    ApiClient unreachableApiClient() {
-        return new ClientBuilder().setBasePath("http://127.0.0.1:9").build();
+    ApiClient apiClient(ObjectProvider<KubeApiConnection> connection) throws IOException {
+        KubeApiConnection test = connection.getIfAvailable();
+        return test == null ? new ClientBuilder().setBasePath("http://127.0.0.1:9").build()
+                : ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(new StringReader(test.kubeconfig()))).build();
     }
 
     @Bean

@@ -1,0 +1,23 @@
+package dev.watchkeeper.autoconfigure;
+
+import io.kubernetes.client.openapi.ApiClient;
+
+/**
+ * Tunes the {@link ApiClient} Watchkeeper builds from the {@link KubernetesConnectionDetails}: timeouts, OkHttp
+ * interceptors, the user agent, as Boot's {@code RestClientCustomizer} does for its clients. Every bean of this type
+ * runs once, in {@code @Order} / {@code Ordered} order (unordered ones last), after Watchkeeper has set its default
+ * user agent, so a customizer may replace it. An {@code ApiClient} bean of the application's own is not customized.
+ *
+ * <pre>{@code
+ * @Bean
+ * ApiClientCustomizer connectTimeout() {
+ *     return client -> client.setHttpClient(client.getHttpClient().newBuilder()
+ *             .connectTimeout(Duration.ofSeconds(5)).build());
+ * }
+ * }</pre>
+ */
+@FunctionalInterface
+public interface ApiClientCustomizer {
+
+    void customize(ApiClient client);
+}
