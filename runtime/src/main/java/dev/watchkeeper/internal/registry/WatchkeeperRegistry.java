@@ -409,12 +409,18 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
         log.info("watchkeeper stopped");
     }
 
-    /** Closes the watchers {@link #startWatchers} started when the registry itself never ran (a failed start-up). */
+    /**
+     * Closes the watchers {@link #startWatchers} started, and the event recorder, when the registry itself never ran
+     * (a failed start-up).
+     */
     @Override
     public synchronized void destroy() {
         if (!running && !stopped) {
             stopped = true;
             started.forEach(Watcher::close);
+            if (services.events() != null) {
+                services.events().close();
+            }
         }
     }
 
