@@ -7,6 +7,7 @@ import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.internal.shard.ShardCoordinator;
 import dev.watchkeeper.internal.shard.ShardingListener;
 import dev.watchkeeper.internal.watch.Watcher;
+import dev.watchkeeper.reconcile.Finalizer;
 import dev.watchkeeper.registry.ReconcilerDeclaration;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.shard.ShardingSettings;
@@ -17,6 +18,7 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -35,6 +37,7 @@ final class Replica {
 
     static final String RECONCILER = "work";
     static final String LABEL = "watchkeeper-test=replicas";
+    static final String FINALIZER = "watchkeeper.dev/replicas-test";
 
     final String identity;
     final ShardCoordinator coordinator;
@@ -46,8 +49,12 @@ final class Replica {
     private volatile boolean closed;
     private long handOversSeen;
 
+    /**
+     * @param cleanups {@code null}: the reconciler has no finalizer; else it has {@link #FINALIZER}, and each cleanup
+     *                 is noted there, with this replica's identity
+     */
     Replica(String identity, ApiClient client, ShardingSettings group, ReconcileIntervals intervals,
-            ShardingListener listener) {
+            ShardingListener listener, Map<ObjectKey, List<String>> cleanups) {
         this.identity = identity;
         this.client = client;
         client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(chain -> {
@@ -63,7 +70,8 @@ final class Replica {
         registry.registerReconciler(new ReconcilerDeclaration<>(RECONCILER,
                 WatcherDeclaration.of(V1ConfigMap.class).namespace(group.namespace()).labelSelector(LABEL), List.of(),
                 (configMap, context) -> intervals.reconcile(identity, context.key(), configMap), 4, Set.of(), null,
-                "test"));
+                "test", null, List.of(), cleanups == null ? null : new Finalizer<>(FINALIZER, (configMap, context) ->
+                        cleanups.computeIfAbsent(context.key(), key -> new CopyOnWriteArrayList<>()).add(identity))));
     }
 
     void start() {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,6 +39,7 @@ final class ReplicaSet implements AutoCloseable {
     private final Supplier<ApiClient> clients;
     private final ShardingSettings group;
     private final ReconcileIntervals intervals = new ReconcileIntervals();
+    private volatile Map<ObjectKey, List<String>> cleanups;
     private final List<Replica> replicas = new CopyOnWriteArrayList<>();
     /** Each replica's active slots as its coordinator last announced them. */
     private final Map<String, Slots> announced = new HashMap<>();
@@ -59,9 +61,20 @@ final class ReplicaSet implements AutoCloseable {
         return intervals;
     }
 
+    /** Each object's cleanups, with the identity of the replica that ran each; only with {@link #withFinalizer}. */
+    Map<ObjectKey, List<String>> cleanups() {
+        return cleanups;
+    }
+
+    /** Replicas started from now on have a finalizer on their reconciler, and note their cleanups. */
+    ReplicaSet withFinalizer() {
+        cleanups = new ConcurrentHashMap<>();
+        return this;
+    }
+
     Replica start(String identity) {
         Replica replica = new Replica(identity, clients.get(), group, intervals,
-                (before, after, snapshot) -> announce(identity, after));
+                (before, after, snapshot) -> announce(identity, after), cleanups);
         replicas.add(replica);
         replica.start();
         return replica;

@@ -7,10 +7,15 @@ import dev.watchkeeper.shard.ShardingSettings;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -106,6 +111,45 @@ abstract class ReplicaSetScenarios {
                 Duration.between(lastRenewal, expired).toMillis(), failover.toMillis());
         assertThat(failover).as("time from the killed replica's last renewal until the others cover its slots")
                 .isGreaterThanOrEqualTo(ReplicaSet.LEASE).isLessThanOrEqualTo(FAILOVER_BOUND);
+    }
+
+    /**
+     * A finalizer is never stranded by a hand-over: objects deleted while two replicas join, so that their slots move,
+     * are each cleaned up by a replica that held them, and none is left Terminating. The replica an object leaves
+     * does not release its finalizer; the one it moves to runs the cleanup.
+     */
+    @Test
+    void objectsDeletedWhileTheirSlotsMoveAreEachCleanedUpAndNoneIsLeftTerminating() throws Exception {
+        int count = Math.min(objects(), 300);
+        churn = new Churn(newClient(), namespace(), count, 7);
+        churn.createUpTo(count);
+        set = new ReplicaSet(this::newClient, namespace()).withFinalizer();
+        set.start("replica-0");
+        set.awaitSettled(WAIT);
+        CoreV1Api api = new CoreV1Api(newClient());
+        await().atMost(WAIT).until(() -> labelled(api).stream()
+                .filter(cm -> cm.getMetadata().getFinalizers() != null
+                        && cm.getMetadata().getFinalizers().contains(Replica.FINALIZER)).count() == count);
+        Set<ObjectKey> deleted = labelled(api).stream().map(ObjectKey::of).collect(Collectors.toSet());
+
+        set.start("replica-1");
+        set.start("replica-2"); // slots move from replica-0 while the objects are being deleted
+        for (ObjectKey key : deleted) {
+            api.deleteNamespacedConfigMap(key.name(), key.namespace()).execute();
+        }
+
+        await().atMost(WAIT).untilAsserted(() -> assertThat(labelled(api)).as("objects left on the server").isEmpty());
+        set.awaitSettled(WAIT);
+        assertThat(set.cleanups().keySet()).as("objects cleaned up").isEqualTo(deleted);
+        assertThat(set.doubleActive()).isEmpty();
+        Map<String, Long> byReplica = set.cleanups().values().stream().flatMap(List::stream)
+                .collect(Collectors.groupingBy(identity -> identity, TreeMap::new, Collectors.counting()));
+        System.out.printf("%s: %d objects deleted while 1 → 3 replicas; cleanups by replica %s%n",
+                getClass().getSimpleName(), deleted.size(), byReplica);
+    }
+
+    private List<V1ConfigMap> labelled(CoreV1Api api) throws Exception {
+        return api.listNamespacedConfigMap(namespace()).labelSelector(Replica.LABEL).execute().getItems();
     }
 
     /** The renew time the killed replica last wrote into its member Lease (its own clock: this JVM's). */
