@@ -91,7 +91,9 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
                 .withShutdownGrace(global.shutdownGrace())
                 .withResyncPeriod(pick(o.resyncPeriod(), global.resyncPeriod()))
                 .withDebounce(overrides.debounce(reconcilerName, annotationDebounce, global.debounce()))
-                .withShutdownDrain(pick(o.shutdownDrain(), global.shutdownDrain())))
+                .withShutdownDrain(pick(o.shutdownDrain(), global.shutdownDrain()))
+                .withReadYourWritesTimeout(pick(o.readYourWrites() == null ? null : o.readYourWrites().timeout(),
+                        global.readYourWrites().timeout())))
                 .withRateLimit(rateLimit(reconcilerName, o.rateLimit()));
         return reconcilePolicy != null
                 ? settings.withBackOffPolicy(reconcilePolicy)

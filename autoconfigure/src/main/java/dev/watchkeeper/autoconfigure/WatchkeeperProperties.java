@@ -172,13 +172,26 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      *                      instead of dropping them; never when the Lease is lost
      * @param rateLimit     An overall limit on the rate of retries after errors, per reconciler
      * @param statusConditions Whether reconcilers write each reconcile's outcome in their objects' status conditions
+     * @param readYourWrites The fence that holds a reconcile back until the caches hold the reconciler's own writes
      */
     public record Reconcile(@DefaultValue ReconcileBackoff backoff,
             @DefaultValue(ReconcilerSettings.DEFAULT_SHUTDOWN_GRACE) Duration shutdownGrace,
             @DefaultValue(ReconcilerSettings.DEFAULT_RESYNC_PERIOD) Duration resyncPeriod,
             @DefaultValue(ReconcilerSettings.DEFAULT_DEBOUNCE) Duration debounce,
             @DefaultValue(ReconcilerSettings.DEFAULT_SHUTDOWN_DRAIN) boolean shutdownDrain,
-            @DefaultValue ReconcileRateLimit rateLimit, @DefaultValue StatusConditions statusConditions) {
+            @DefaultValue ReconcileRateLimit rateLimit, @DefaultValue StatusConditions statusConditions,
+            @DefaultValue ReadYourWrites readYourWrites) {
+    }
+
+    /**
+     * Read your own writes: a key whose object, or a child its reconcile wrote, is older in the cache than what the
+     * reconciler wrote through its {@code ReconcileContext} waits, holding no worker, until the watchers deliver that
+     * version (or a later one, or the deletion).
+     *
+     * @param timeout How long a key waits at most before it is reconciled anyway (the timeout is counted); 0 = the
+     *                fence is off
+     */
+    public record ReadYourWrites(@DefaultValue(ReconcilerSettings.DEFAULT_READ_YOUR_WRITES_TIMEOUT) Duration timeout) {
     }
 
     /**
@@ -280,14 +293,17 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param sharding     Whether this reconciler is sharded, overriding {@code watchkeeper.sharding.enabled}
      * @param statusConditions Whether this reconciler writes status conditions, overriding
      *                     {@code watchkeeper.reconcile.status-conditions.enabled}
+     * @param readYourWrites The read-your-own-writes wait of this reconciler, overriding
+     *                     {@code watchkeeper.reconcile.read-your-writes}
      */
     public record ReconcilerProperties(Integer concurrency, BackoffOverrides backoff, Duration resyncPeriod,
             Duration debounce, Boolean shutdownDrain, Set<String> namespaces, RateLimitOverrides rateLimit,
-            ReconcilerSharding sharding, StatusConditionsOverride statusConditions) {
+            ReconcilerSharding sharding, StatusConditionsOverride statusConditions,
+            ReadYourWritesOverride readYourWrites) {
 
         /** No overrides. */
         static final ReconcilerProperties NONE = new ReconcilerProperties(null, null, null, null, null, null, null,
-                null, null);
+                null, null, null);
 
         public ReconcilerProperties {
             namespaces = namespaces == null ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(namespaces));
@@ -301,6 +317,15 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      *                settings are {@code watchkeeper.sharding.*}'s); unset = {@code watchkeeper.sharding.enabled}
      */
     public record ReconcilerSharding(Boolean enabled) {
+    }
+
+    /**
+     * The read-your-own-writes wait of one reconciler.
+     *
+     * @param timeout How long a key waits at most for its own writes; 0 = the fence is off; unset =
+     *                {@code watchkeeper.reconcile.read-your-writes.timeout}
+     */
+    public record ReadYourWritesOverride(Duration timeout) {
     }
 
     /**

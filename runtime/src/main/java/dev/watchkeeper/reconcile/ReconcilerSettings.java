@@ -38,10 +38,14 @@ import org.springframework.retry.backoff.SleepingBackOffPolicy;
  * @param rateLimit     an overall rate limit on error retries, combined with the per-object backoff by taking the
  *                      longer wait (client-go's {@code DefaultControllerRateLimiter}); {@code null} = none, the
  *                      default
+ * @param readYourWritesTimeout how long a key whose watchers have not yet delivered a version this reconciler wrote
+ *                      (of its object, or of a child its reconcile wrote) waits before it is reconciled anyway, holding
+ *                      no worker; default {@value #DEFAULT_READ_YOUR_WRITES_TIMEOUT}, {@link Duration#ZERO} = never
+ *                      waits (the fence is off)
  */
 public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, Duration shutdownGrace,
         Duration resyncPeriod, Set<Trigger> triggers, Duration debounce,
-        boolean shutdownDrain, RateLimit rateLimit) {
+        boolean shutdownDrain, RateLimit rateLimit, Duration readYourWritesTimeout) {
 
     /**
      * Reconciles at once; also the default of {@code @Reconciler}'s {@code concurrency}. Eight, not one: a reconcile
@@ -60,6 +64,14 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
 
     /** No debounce. */
     public static final String DEFAULT_DEBOUNCE = "0s";
+
+    /**
+     * How long a key waits for its own writes to be delivered. A watch delivers a write within milliseconds unless
+     * the watch is being re-established or the API server is overloaded; five seconds covers a reconnect with a
+     * short backoff, and is short enough that a lost event (a write whose watch event never comes, as after a relist
+     * that skipped it) delays a reconcile less than a user would notice as stuck.
+     */
+    public static final String DEFAULT_READ_YOUR_WRITES_TIMEOUT = "5s";
 
     /** Queued keys are dropped on close. */
     public static final String DEFAULT_SHUTDOWN_DRAIN = "false";
@@ -87,6 +99,8 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
         InvalidSettingException.requireNotNegative("resyncPeriod", resyncPeriod);
         Objects.requireNonNull(debounce, "debounce");
         InvalidSettingException.requireNotNegative("debounce", debounce);
+        Objects.requireNonNull(readYourWritesTimeout, "readYourWritesTimeout");
+        InvalidSettingException.requireNotNegative("readYourWritesTimeout", readYourWritesTimeout);
         triggers = triggers == null || triggers.isEmpty() ? Set.of(Trigger.ALL) : Set.copyOf(triggers);
     }
 
@@ -96,7 +110,7 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
                 DurationFormatterUtils.detectAndParse(DEFAULT_SHUTDOWN_GRACE),
                 DurationFormatterUtils.detectAndParse(DEFAULT_RESYNC_PERIOD), Set.of(Trigger.ALL),
                 DurationFormatterUtils.detectAndParse(DEFAULT_DEBOUNCE), Boolean.parseBoolean(DEFAULT_SHUTDOWN_DRAIN),
-                null);
+                null, DurationFormatterUtils.detectAndParse(DEFAULT_READ_YOUR_WRITES_TIMEOUT));
     }
 
     /**
@@ -120,13 +134,13 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     /** These settings with another number of reconciles at once. */
     public ReconcilerSettings withConcurrency(int concurrency) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit);
+                shutdownDrain, rateLimit, readYourWritesTimeout);
     }
 
     /** These settings with another per-object retry policy (a {@code SleepingBackOffPolicy}). */
     public ReconcilerSettings withBackOffPolicy(BackOffPolicy policy) {
         return new ReconcilerSettings(concurrency, policy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit);
+                shutdownDrain, rateLimit, readYourWritesTimeout);
     }
 
     /**
@@ -146,13 +160,13 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     /** These settings with another wait for running reconciles on shutdown. */
     public ReconcilerSettings withShutdownGrace(Duration grace) {
         return new ReconcilerSettings(concurrency, backOffPolicy, grace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit);
+                shutdownDrain, rateLimit, readYourWritesTimeout);
     }
 
     /** These settings with another resync period ({@code 0}: none). */
     public ReconcilerSettings withResyncPeriod(Duration period) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, period, triggers, debounce,
-                shutdownDrain, rateLimit);
+                shutdownDrain, rateLimit, readYourWritesTimeout);
     }
 
     /** These settings with other triggers. */
@@ -163,25 +177,31 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     /** These settings with other triggers. */
     public ReconcilerSettings withTriggers(Set<Trigger> triggers) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit);
+                shutdownDrain, rateLimit, readYourWritesTimeout);
     }
 
     /** These settings with another debounce of event-triggered reconciles. */
     public ReconcilerSettings withDebounce(Duration debounce) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit);
+                shutdownDrain, rateLimit, readYourWritesTimeout);
     }
 
     /** These settings, reconciling the keys due at shutdown within the grace, or dropping them. */
     public ReconcilerSettings withShutdownDrain(boolean drain) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                drain, rateLimit);
+                drain, rateLimit, readYourWritesTimeout);
     }
 
     /** An overall rate limit on error retries, {@code null} for none. */
     public ReconcilerSettings withRateLimit(RateLimit limit) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, limit);
+                shutdownDrain, limit, readYourWritesTimeout);
+    }
+
+    /** These settings with another wait for a key's own writes to be delivered ({@code 0}: none). */
+    public ReconcilerSettings withReadYourWritesTimeout(Duration timeout) {
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
+                shutdownDrain, rateLimit, timeout);
     }
 
     /** The filter the triggers make, or {@code null} when {@link Trigger#ALL} is among them. */

@@ -28,11 +28,12 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * @param rateLimit         the overall rate limit on error retries, or {@code null} when there is none
  * @param backOff           the per-object backoff after an error
  * @param shard             the slots a sharded reconciler reconciles now, or {@code null} when it is not sharded
+ * @param readYourWrites    the read-your-own-writes fence, or {@code null} when it is off
  */
 public record ReconcilerSnapshot(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
         int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
         List<FailingKey> failingKeys, int failingKeysTotal, Counts counts, List<String> stuckKeys,
-        RateLimitState rateLimit, BackOff backOff, Shard shard) {
+        RateLimitState rateLimit, BackOff backOff, Shard shard, ReadYourWrites readYourWrites) {
 
     public ReconcilerSnapshot {
         secondaryWatchers = List.copyOf(secondaryWatchers);
@@ -95,6 +96,18 @@ public record ReconcilerSnapshot(String name, String primaryWatcher, List<String
      * @param draining    whether a reconcile of a slot given up still runs (a narrow waits for it)
      */
     public record Shard(String activeSlots, boolean draining) {
+    }
+
+    /**
+     * The read-your-own-writes fence: keys wait, holding no worker, until the watchers have delivered the versions
+     * this reconciler wrote of their objects and of the children their reconciles wrote.
+     *
+     * @param timeout  how long a key waits at most before it is reconciled anyway
+     * @param waiting  keys waiting now
+     * @param waits    reconciles since start that waited
+     * @param timeouts waits since start that ended by the timeout, not by the versions arriving
+     */
+    public record ReadYourWrites(Duration timeout, int waiting, long waits, long timeouts) {
     }
 
     /**

@@ -188,7 +188,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
     }
 
     private ObjectWrites writes() {
-        return new ObjectWrites(apiClient, reconciler, primaryType, time, ownWrites);
+        return new ObjectWrites(apiClient, reconciler, primaryType, time, ownWrites, key);
     }
 
     /** The reconciled object, as its Events name it. */

@@ -186,6 +186,7 @@ final class EventKeys<T extends KubernetesObject> {
             T object = cached.object();
             T previous = lastSeen.put(key, object);
             if (!filter.shouldReconcile(previous, object)) {
+                ownWrites.seen(cached.uid(), cached.resourceVersion()); // a key may wait for this version
                 return;
             }
         }

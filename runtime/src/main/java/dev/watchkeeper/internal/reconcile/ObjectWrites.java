@@ -50,16 +50,22 @@ final class ObjectWrites {
     private final ResourceType<?> primaryType;
     private final TimeSource time;
     private final OwnWrites ownWrites;
+    /** The key whose reconcile writes, {@code null} when writes are of that key's own object only. */
+    private final ObjectKey reconciling;
     private final Object pauses = new Object();
 
-    /** {@code ownWrites} records the version each write answered. */
+    /**
+     * {@code ownWrites} records the version each write answered, charged to {@code reconciling}'s next reconcile
+     * ({@code null}: each write is of the reconciled object itself, charged to its own key).
+     */
     ObjectWrites(ApiClient client, String fieldManager, ResourceType<?> primaryType, TimeSource time,
-            OwnWrites ownWrites) {
+            OwnWrites ownWrites, ObjectKey reconciling) {
         this.client = Objects.requireNonNull(client, "a reconciler without an ApiClient cannot write");
         this.fieldManager = fieldManager;
         this.primaryType = primaryType;
         this.time = time;
         this.ownWrites = ownWrites;
+        this.reconciling = reconciling;
     }
 
     /**
@@ -238,7 +244,7 @@ final class ObjectWrites {
             answer = execute(like, call);
             return answer;
         } finally {
-            ownWrites.end(key, answer);
+            ownWrites.end(key, answer, reconciling);
         }
     }
 

@@ -7,12 +7,14 @@ import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.TriggerFilter;
 import dev.watchkeeper.internal.shard.ShardParticipant;
 import dev.watchkeeper.internal.shard.Slots;
+import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.internal.text.Plural;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.WatcherGroup;
 import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -77,7 +79,10 @@ public final class Reconciler<T extends KubernetesObject> {
         this.settings = builder.settings;
         this.backOff = ReconcilerSnapshot.BackOff.of(settings.backOffPolicy());
         this.queue = new ReconcileQueue(builder.time, settings, builder.resyncJitter);
-        OwnWrites ownWrites = new OwnWrites();
+        List<ResourceType<?>> watched = new ArrayList<>();
+        watched.add(builder.primary.type());
+        sources.secondaries().forEach(secondary -> watched.add(secondary.type()));
+        OwnWrites ownWrites = new OwnWrites(new WatchedKinds(watched));
         this.eventKeys = new EventKeys<>(builder.primary.store(), queue,
                 EventKeys.filter(settings, builder.filter, builder.finalizer != null), settings.debounce(), ownWrites,
                 builder.finalizer == null ? null : builder.finalizer.name());
@@ -85,7 +90,8 @@ public final class Reconciler<T extends KubernetesObject> {
                 ReconcileScope.of(name, builder.primary, sources.secondaries(), builder.apiClient, builder.time,
                         ownWrites, builder.events),
                 new UserCode<>(builder.reconcile, builder.finalizer, builder.observer, builder.listeners),
-                queue, eventKeys, builder.statusConditions);
+                queue, eventKeys, builder.statusConditions,
+                new ReadYourWrites(name, ownWrites, queue, builder.time.clock(), settings.readYourWritesTimeout()));
         this.slots = builder.sharded ? new ActiveSlots<>(name, builder.primary, eventKeys, builder.time,
                 settings.shutdownGrace(), AFTER_INTERRUPT) : null;
         this.workers = new Workers(name, settings.concurrency(), builder.threadFactory, queue, reconciliation, slots,
@@ -323,7 +329,7 @@ public final class Reconciler<T extends KubernetesObject> {
                 isReady(), queue.depth(), queue.delayed(), queue.inFlight(), settings.concurrency(),
                 stats.lastReconcileAt(), stats.lastResult(), queue.recentFailures(FAILING_KEYS_SHOWN),
                 queue.failing(), stats.counts(), stuckKeys(), queue.rateLimit(), backOff,
-                slots == null ? null : slots.shard());
+                slots == null ? null : slots.shard(), reconciliation.readYourWrites());
     }
 
     /** Reconciles that ignored their interrupt at a stop, a lost Lease or a narrow, by key, sorted. */

@@ -6,6 +6,7 @@ import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileListener;
 import dev.watchkeeper.reconcile.ReconcileOutcome;
 import dev.watchkeeper.reconcile.ReconcileResult;
+import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.TerminalReconcileException;
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.ObjectKey;
@@ -36,23 +37,27 @@ final class Reconciliation<T extends KubernetesObject> {
     private final ReconcileQueue queue;
     private final EventKeys<T> eventKeys;
     private final ReconcileConditions conditions;
+    private final ReadYourWrites fence;
     private final ReconcileStats stats = new ReconcileStats();
 
     /**
      * With a finalizer in {@code code}, {@code scope} must have an API client; {@code statusConditions}: whether
-     * reconciles report their outcome in the object's conditions (where its status can hold them).
+     * reconciles report their outcome in the object's conditions (where its status can hold them); {@code fence}
+     * holds back keys whose cache has not caught up with their own writes.
      */
     Reconciliation(ReconcileScope<T> scope, UserCode<T> code, ReconcileQueue queue, EventKeys<T> eventKeys,
-            boolean statusConditions) {
+            boolean statusConditions, ReadYourWrites fence) {
         this.scope = scope;
         this.name = scope.name();
         this.code = code;
         this.finalizer = code.finalizer();
         this.finalizerWrites = finalizer == null ? null
-                : new ObjectWrites(scope.apiClient(), name, scope.primary().type(), scope.time(), scope.ownWrites());
+                : new ObjectWrites(scope.apiClient(), name, scope.primary().type(), scope.time(), scope.ownWrites(),
+                        null);
         this.queue = queue;
         this.eventKeys = eventKeys;
         this.conditions = new ReconcileConditions(scope, statusConditions);
+        this.fence = fence;
     }
 
     /** Totals since start and the latest outcome. */
@@ -60,16 +65,26 @@ final class Reconciliation<T extends KubernetesObject> {
         return stats;
     }
 
+    /** The read-your-own-writes fence's state, {@code null} when it is off. */
+    ReconcilerSnapshot.ReadYourWrites readYourWrites() {
+        return fence.snapshot();
+    }
+
     /**
-     * Reconciles {@code key}'s cached object, unless it is gone or waits for a change after a terminal error. With
+     * Reconciles {@code key}'s cached object, unless it is gone, waits for a change after a terminal error, or waits
+     * for its own writes to reach the cache ({@link ReadYourWrites}, which queues it again). With
      * a finalizer, an object being deleted is cleaned up instead (and skipped when it does not carry the
      * finalizer), and one without the finalizer gets it before it is reconciled. A reconcile (or cleanup) that
      * throws once {@code interrupted} says its worker's term ended (leadership lost) or its slot was given up
      * (sharding) was cut short, not failed: it leaves no failure, count or backoff, and the key is queued again.
      */
     void run(ObjectKey key, BooleanSupplier interrupted) {
-        Optional<T> cached = scope.primary().store().get(key);
+        if (!fence.admit(key)) {
+            return; // queued again: runs once the watchers delivered its own writes, or the wait timed out
+        }
+        Optional<T> cached = scope.primary().store().get(key); // read after the fence, so it holds those writes
         if (cached.isEmpty()) {
+            fence.forget(key);
             CachedObject<T> left = eventKeys.leftWithFinalizer(key);
             if (left != null && left.object() != null) {
                 release(key, left.object());
@@ -123,8 +138,12 @@ final class Reconciliation<T extends KubernetesObject> {
      * again to be admitted afresh, and nothing runs.
      */
     void runAdmitted(ObjectKey key, String uid, BooleanSupplier interrupted) {
+        if (!fence.admit(key)) {
+            return;
+        }
         Optional<T> cached = scope.primary().store().get(key);
         if (cached.isEmpty()) {
+            fence.forget(key);
             eventKeys.forget(key);
             return;
         }
