@@ -2,12 +2,14 @@ package dev.watchkeeper.autoconfigure;
 
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.BackoffOverrides;
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.RateLimitOverrides;
+import dev.watchkeeper.autoconfigure.WatchkeeperProperties.ReadYourWritesOverride;
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.ReconcilerProperties;
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.WatchOverrides;
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.reconcile.RateLimit;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.registry.WatchkeeperSettings;
+import dev.watchkeeper.settings.InvalidSettingException;
 import dev.watchkeeper.watch.WatchOptions;
 import java.time.Duration;
 import org.springframework.retry.backoff.BackOffPolicy;
@@ -91,10 +93,9 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
                 .withShutdownGrace(global.shutdownGrace())
                 .withResyncPeriod(pick(o.resyncPeriod(), global.resyncPeriod()))
                 .withDebounce(overrides.debounce(reconcilerName, annotationDebounce, global.debounce()))
-                .withShutdownDrain(pick(o.shutdownDrain(), global.shutdownDrain()))
-                .withReadYourWritesTimeout(pick(o.readYourWrites() == null ? null : o.readYourWrites().timeout(),
-                        global.readYourWrites().timeout())))
+                .withShutdownDrain(pick(o.shutdownDrain(), global.shutdownDrain())))
                 .withRateLimit(rateLimit(reconcilerName, o.rateLimit()));
+        settings = withReadYourWrites(settings, reconcilerName, o.readYourWrites());
         return reconcilePolicy != null
                 ? settings.withBackOffPolicy(reconcilePolicy)
                 : settings.withBackOff(reconcileBackOff(reconcilerName, o.backoff()));
@@ -119,6 +120,20 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
         return layers.build(() -> new BackOffSettings(pick(o.initialInterval(), global.initialInterval()),
                 pick(o.multiplier(), global.multiplier()), pick(o.maxInterval(), global.maxInterval()),
                 pick(o.jitter(), global.jitter()), Duration.ZERO, null));
+    }
+
+    /** {@code settings} with the reconciler's read-your-writes timeout; a refused one names its property. */
+    private ReconcilerSettings withReadYourWrites(ReconcilerSettings settings, String reconcilerName,
+            ReadYourWritesOverride own) {
+        WatchkeeperProperties.ReadYourWrites global = properties.reconcile().readYourWrites();
+        PropertyLayers layers = layers("watchkeeper.reconcile.read-your-writes", global, RECONCILERS, reconcilerName,
+                "read-your-writes", own);
+        Duration timeout = pick(own == null ? null : own.timeout(), global.timeout());
+        try {
+            return settings.withReadYourWritesTimeout(timeout);
+        } catch (InvalidSettingException refused) {
+            throw WatchkeeperPropertyException.invalid(layers.property("timeout"), refused.value(), refused.rule());
+        }
     }
 
     /** The overall retry bucket, or {@code null} when it is off; its numbers are checked even then. */

@@ -165,6 +165,28 @@ class WatchkeeperAutoConfigurationTests {
     }
 
     @Test
+    void theReadYourWritesWaitIsFiveSecondsUnlessSetGloballyOrPerReconciler() {
+        runner.withUserConfiguration(Declared.class).run(context -> assertThat(context
+                .getBean(WatchkeeperSettings.class).reconciler("gen", 1, null).readYourWritesTimeout())
+                .isEqualTo(Duration.ofSeconds(5)));
+        runner.withUserConfiguration(Declared.class)
+                .withPropertyValues("watchkeeper.reconcile.read-your-writes.timeout=2s",
+                        "watchkeeper.reconcilers.gen.read-your-writes.timeout=0s")
+                .run(context -> {
+                    WatchkeeperSettings settings = context.getBean(WatchkeeperSettings.class);
+                    assertThat(settings.reconciler("other", 1, null).readYourWritesTimeout())
+                            .isEqualTo(Duration.ofSeconds(2));
+                    assertThat(settings.reconciler("gen", 1, null).readYourWritesTimeout()).as("the fence off")
+                            .isZero();
+                });
+        runner.withUserConfiguration(Declared.class)
+                .withPropertyValues("watchkeeper.reconcilers.gen.read-your-writes.timeout=-1s")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("watchkeeper.reconcilers.gen.read-your-writes.timeout")
+                        .hasMessageContaining("must not be negative"));
+    }
+
+    @Test
     void theRetryRateLimitIsOffByDefaultAndTakesClientGosNumbersWhenOn() {
         runner.withUserConfiguration(Declared.class).run(context -> assertThat(context
                 .getBean(WatchkeeperSettings.class).reconciler("gen", 1, null).rateLimit()).isNull());
