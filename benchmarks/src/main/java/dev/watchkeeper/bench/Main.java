@@ -14,6 +14,7 @@ import java.util.List;
  * java -jar benchmarks/target/benchmarks.jar watch|sync|scaling|sharding|dispatch|outage|startup [--quick]
  * java -jar benchmarks/target/benchmarks.jar list-semantics [--quick]   # needs the real control plane (controlplane/)
  * java -jar benchmarks/target/benchmarks.jar endtoend [--quick]         # and the sample's jar (sample-app/target)
+ * java -jar benchmarks/target/benchmarks.jar fresh [--quick]            # read your own writes, on the control plane
  * </pre>
  */
 public final class Main {
@@ -72,9 +73,10 @@ public final class Main {
             case "startup" -> startup(quick);
             case "list-semantics" -> listSemantics(quick);
             case "endtoend" -> endToEnd(quick);
+            case "fresh" -> new Freshness(quick ? 4 : 50, quick ? 5 : 20, quick ? 1 : 3).run();
             default -> {
                 System.err.println("usage: benchmarks.jar [all|watch|sync|scaling|sharding|dispatch|outage|startup"
-                        + "|list-semantics|endtoend] [--quick]");
+                        + "|list-semantics|endtoend|fresh] [--quick]");
                 System.exit(2);
             }
         }

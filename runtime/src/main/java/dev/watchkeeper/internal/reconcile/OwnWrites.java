@@ -30,7 +30,8 @@ import java.util.Set;
  * flight is therefore held until the write ends: let go when it carries the answered version, queued otherwise (a
  * failed write queues every event it held). Only versions of objects of a kind the reconciler watches are kept (no
  * other would ever be delivered). "Later" is the API server's order of well-formed resourceVersions; where a version
- * cannot be ordered only the same version counts as delivered.
+ * cannot be ordered only the same version counts as delivered. A write whose version the cache holds already (its
+ * event came first, or the write changed nothing and the server answered the stored version) is not kept.
  *
  * <p>Memory: one entry per object whose written version has not been delivered yet (dropped when it is, when the
  * object is deleted, or when its reader {@link #giveUp gives up} waiting), and the events held while a write is in
@@ -97,8 +98,9 @@ final class OwnWrites {
                 }
             }
             if (uid != null && version != null && watched.includes(answer)) {
-                if (cameBack) {
-                    delivered(uid, version, toRun); // delivered before its answer: an older entry is seen too
+                if (cameBack || ResourceVersions.isAtLeast(watched.cachedVersion(answer), version)) {
+                    // delivered before its answer, or a write that changed nothing: the cache holds it already
+                    delivered(uid, version, toRun);
                 } else {
                     ObjectKey reader = reconciling == null || watched.isPrimary(answer) ? key : reconciling;
                     record(uid, new Written(version, reader), toRun);

@@ -7,7 +7,6 @@ import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.TriggerFilter;
 import dev.watchkeeper.internal.shard.ShardParticipant;
 import dev.watchkeeper.internal.shard.Slots;
-import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.internal.text.Plural;
 import dev.watchkeeper.internal.watch.Watcher;
@@ -79,10 +78,10 @@ public final class Reconciler<T extends KubernetesObject> {
         this.settings = builder.settings;
         this.backOff = ReconcilerSnapshot.BackOff.of(settings.backOffPolicy());
         this.queue = new ReconcileQueue(builder.time, settings, builder.resyncJitter);
-        List<ResourceType<?>> watched = new ArrayList<>();
-        watched.add(builder.primary.type());
-        sources.secondaries().forEach(secondary -> watched.add(secondary.type()));
-        OwnWrites ownWrites = new OwnWrites(new WatchedKinds(watched));
+        List<WatcherGroup<?>> watched = new ArrayList<>();
+        watched.add(builder.primary);
+        watched.addAll(sources.secondaries());
+        OwnWrites ownWrites = new OwnWrites(WatchedKinds.of(watched));
         this.eventKeys = new EventKeys<>(builder.primary.store(), queue,
                 EventKeys.filter(settings, builder.filter, builder.finalizer != null), settings.debounce(), ownWrites,
                 builder.finalizer == null ? null : builder.finalizer.name());

@@ -15,6 +15,7 @@ import dev.watchkeeper.internal.shard.Slots;
 import dev.watchkeeper.internal.store.CacheStore;
 import dev.watchkeeper.internal.store.IndexStats;
 import dev.watchkeeper.store.CachedObject;
+import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Indexer;
 import dev.watchkeeper.store.Store;
 import io.kubernetes.client.common.KubernetesObject;
@@ -205,6 +206,11 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     /** The watcher's cache. */
     public Store<T> store() {
         return store;
+    }
+
+    /** The resourceVersion the cache holds of {@code key}, read without decoding; {@code null} when none. */
+    public String cachedVersion(ObjectKey key) {
+        return store.cached(key).map(CachedObject::resourceVersion).orElse(null);
     }
 
     /**

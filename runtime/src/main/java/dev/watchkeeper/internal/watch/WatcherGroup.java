@@ -3,6 +3,7 @@ package dev.watchkeeper.internal.watch;
 import dev.watchkeeper.watch.WatchEventListener;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.internal.store.MergedStore;
+import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.List;
@@ -62,6 +63,17 @@ public final class WatcherGroup<T extends KubernetesObject> {
     /** The members' objects as one store; ready when every member's is. */
     public Store<T> store() {
         return store;
+    }
+
+    /** The resourceVersion a member's cache holds of {@code key}, read without decoding; {@code null} when none. */
+    public String cachedVersion(ObjectKey key) {
+        for (Watcher<T> member : members) {
+            String version = member.cachedVersion(key);
+            if (version != null) {
+                return version;
+            }
+        }
+        return null;
     }
 
     /** Adds {@code listener} to every member. */

@@ -18,8 +18,8 @@ class OwnWritesTest {
 
     private static final ObjectKey OTHER = new ObjectKey("ns", "q");
 
-    private final OwnWrites writes = new OwnWrites(new WatchedKinds(List.of(ResourceType.of(V1ConfigMap.class),
-            ResourceType.of(V1Secret.class))));
+    private final OwnWrites writes = new OwnWrites(WatchedKinds.of(ResourceType.of(V1ConfigMap.class),
+            ResourceType.of(V1Secret.class)));
     private final List<String> queued = new ArrayList<>();
 
     @Test
@@ -153,6 +153,19 @@ class OwnWritesTest {
                 .metadata(new V1ObjectMeta().namespace("ns").name("pod").uid("uid-pod").resourceVersion("30")), KEY);
 
         assertThat(writes.awaitSeen(KEY, () -> { })).isFalse();
+    }
+
+    @Test
+    void aWriteThatChangedNothingAnswersTheCachedVersionAndIsNotWaitedFor() {
+        OwnWrites cached = new OwnWrites(new WatchedKinds(List.of(new WatchedKinds.Kind(
+                ResourceType.of(V1ConfigMap.class), key -> key.equals(KEY) ? "7" : null))));
+        cached.begin(KEY);
+        cached.end(KEY, answer("7"), null); // an apply that changed nothing: the stored version, delivered long ago
+
+        assertThat(cached.awaitSeen(KEY, () -> { })).isFalse();
+        cached.begin(KEY);
+        cached.end(KEY, answer("8"), null);
+        assertThat(cached.awaitSeen(KEY, () -> { })).as("a version the cache does not hold yet").isTrue();
     }
 
     @Test

@@ -25,7 +25,7 @@ class ReadYourWritesTest {
     private final ManualTime time = new ManualTime();
     private final ReconcileQueue queue = new ReconcileQueue(time,
             ReconcilerSettings.defaults().withResyncPeriod(Duration.ZERO), () -> 0.5);
-    private final OwnWrites writes = new OwnWrites(new WatchedKinds(List.of(ResourceType.of(V1ConfigMap.class))));
+    private final OwnWrites writes = new OwnWrites(WatchedKinds.of(ResourceType.of(V1ConfigMap.class)));
     private final ReadYourWrites fence = new ReadYourWrites("test", writes, queue, time.clock(), TIMEOUT);
 
     @AfterEach
