@@ -172,6 +172,11 @@ final class ReconcileQueue {
         return queue.depth();
     }
 
+    /** Of the keys due now, those waiting at NORMAL priority. */
+    int normalPriorityDepth() {
+        return queue.normalPriorityDepth();
+    }
+
     /** Of the keys due now, those waiting at LOW priority. */
     int lowPriorityDepth() {
         return queue.lowPriorityDepth();

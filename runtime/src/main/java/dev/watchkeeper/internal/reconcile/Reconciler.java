@@ -301,6 +301,11 @@ public final class Reconciler<T extends KubernetesObject> {
         return queue.depth();
     }
 
+    /** Of the keys due now, how many wait at normal priority (live changes, requeues, retries); O(1), for gauges. */
+    public int normalPriorityQueueDepth() {
+        return queue.normalPriorityDepth();
+    }
+
     /** Of the keys due now, how many wait at low priority (a list's, relist's or resync's); O(1), for gauges. */
     public int lowPriorityQueueDepth() {
         return queue.lowPriorityDepth();
