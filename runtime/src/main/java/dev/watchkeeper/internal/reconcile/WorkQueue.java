@@ -60,7 +60,7 @@ public final class WorkQueue<K> {
         DELAYED,
         /** Handed out by {@link #take}, not yet {@link #done}. */
         PROCESSING,
-        /** Not queued yet: an entry just made (never stored in an entry; {@code null} there). */
+        /** Not placed yet: made for an add, or between two places (never seen outside the lock). */
         NEW
     }
 
@@ -83,6 +83,7 @@ public final class WorkQueue<K> {
 
         Entry(K key) {
             this.key = key;
+            this.place = Place.NEW;
         }
     }
 
@@ -190,7 +191,7 @@ public final class WorkQueue<K> {
                 due = entry.notBefore;
                 later = true;
             }
-            switch (entry.place == null ? Place.NEW : entry.place) {
+            switch (entry.place) {
                 case NEW -> {
                     entry.priority = priority;
                     queue(entry, due, later);
@@ -235,7 +236,7 @@ public final class WorkQueue<K> {
             entry.notBefore = entry.notBefore == null || notBefore.isAfter(entry.notBefore) ? notBefore
                     : entry.notBefore;
             notBefore = entry.notBefore;
-            switch (entry.place == null ? Place.NEW : entry.place) {
+            switch (entry.place) {
                 case NEW -> {
                     entry.priority = Priority.NORMAL;
                     queue(entry, later(due, notBefore), true);
@@ -379,7 +380,7 @@ public final class WorkQueue<K> {
         } else {
             ready.remove(entry);
         }
-        entry.place = null;
+        entry.place = Place.NEW;
     }
 
     /** Keys due now, in both lines. */
@@ -442,7 +443,7 @@ public final class WorkQueue<K> {
             return;
         }
         entry.dueAgain = null;
-        entry.place = null;
+        entry.place = Place.NEW;
         entry.priority = entry.priorityAgain;
         entry.priorityAgain = null;
         entries.put(key, entry);
