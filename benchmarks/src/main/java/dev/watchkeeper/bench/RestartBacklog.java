@@ -91,6 +91,7 @@ final class RestartBacklog {
         Reconciler<V1ConfigMap> reconciler = Reconciler.builder("backlog", watcher,
                 (V1ConfigMap object, ReconcileContext context) -> {
                     long now = System.nanoTime();
+                    readyAt.compareAndSet(0, now); // the workers start once the store is ready
                     String name = object.getMetadata().getName();
                     Long created = createdAt.remove(name);
                     if (created != null) {
@@ -114,7 +115,7 @@ final class RestartBacklog {
             if (!watcher.store().awaitReady(Duration.ofMinutes(2))) {
                 throw new IllegalStateException("the backlog's watcher never became ready");
             }
-            readyAt.set(System.nanoTime()); // the workers start now: the restart's backlog is all queued
+            readyAt.compareAndSet(0, System.nanoTime()); // unless a worker was first: the backlog is all queued
             long start = readyAt.get();
             long period = TimeUnit.SECONDS.toNanos(1) / CREATIONS_PER_SECOND;
             int created = 0;
