@@ -93,7 +93,8 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
                 .withShutdownGrace(global.shutdownGrace())
                 .withResyncPeriod(pick(o.resyncPeriod(), global.resyncPeriod()))
                 .withDebounce(overrides.debounce(reconcilerName, annotationDebounce, global.debounce()))
-                .withShutdownDrain(pick(o.shutdownDrain(), global.shutdownDrain())))
+                .withShutdownDrain(pick(o.shutdownDrain(), global.shutdownDrain()))
+                .withMaxLowPriorityWait(pick(o.maxLowPriorityWait(), global.maxLowPriorityWait())))
                 .withRateLimit(rateLimit(reconcilerName, o.rateLimit()));
         settings = withReadYourWrites(settings, reconcilerName, o.readYourWrites());
         return reconcilePolicy != null

@@ -172,6 +172,8 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      *                      instead of dropping them; never when the Lease is lost
      * @param rateLimit     An overall limit on the rate of retries after errors, per reconciler
      * @param statusConditions Whether reconcilers write each reconcile's outcome in their objects' status conditions
+     * @param maxLowPriorityWait How long an object queued by a list, relist or resync waits while live changes,
+     *                      requeues and retries go first, before the two take turns; 0 = no priorities (one FIFO)
      * @param readYourWrites The fence that holds a reconcile back until the caches hold the reconciler's own writes
      */
     public record Reconcile(@DefaultValue ReconcileBackoff backoff,
@@ -180,6 +182,7 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
             @DefaultValue(ReconcilerSettings.DEFAULT_DEBOUNCE) Duration debounce,
             @DefaultValue(ReconcilerSettings.DEFAULT_SHUTDOWN_DRAIN) boolean shutdownDrain,
             @DefaultValue ReconcileRateLimit rateLimit, @DefaultValue StatusConditions statusConditions,
+            @DefaultValue(ReconcilerSettings.DEFAULT_MAX_LOW_PRIORITY_WAIT) Duration maxLowPriorityWait,
             @DefaultValue ReadYourWrites readYourWrites) {
     }
 
@@ -293,17 +296,19 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param sharding     Whether this reconciler is sharded, overriding {@code watchkeeper.sharding.enabled}
      * @param statusConditions Whether this reconciler writes status conditions, overriding
      *                     {@code watchkeeper.reconcile.status-conditions.enabled}
+     * @param maxLowPriorityWait How long this reconciler's listed and resynced objects wait behind live changes
+     *                     before the two take turns; 0 = no priorities
      * @param readYourWrites The read-your-own-writes wait of this reconciler, overriding
      *                     {@code watchkeeper.reconcile.read-your-writes}
      */
     public record ReconcilerProperties(Integer concurrency, BackoffOverrides backoff, Duration resyncPeriod,
             Duration debounce, Boolean shutdownDrain, Set<String> namespaces, RateLimitOverrides rateLimit,
-            ReconcilerSharding sharding, StatusConditionsOverride statusConditions,
+            ReconcilerSharding sharding, StatusConditionsOverride statusConditions, Duration maxLowPriorityWait,
             ReadYourWritesOverride readYourWrites) {
 
         /** No overrides. */
         static final ReconcilerProperties NONE = new ReconcilerProperties(null, null, null, null, null, null, null,
-                null, null, null);
+                null, null, null, null);
 
         public ReconcilerProperties {
             namespaces = namespaces == null ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(namespaces));

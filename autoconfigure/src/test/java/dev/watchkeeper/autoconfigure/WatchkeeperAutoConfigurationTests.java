@@ -144,6 +144,18 @@ class WatchkeeperAutoConfigurationTests {
     }
 
     @Test
+    void theMaxLowPriorityWaitIsSetGloballyAndPerReconciler() {
+        runner.withUserConfiguration(Declared.class).withPropertyValues(
+                "watchkeeper.reconcile.max-low-priority-wait=30s", "watchkeeper.reconcilers.gen.max-low-priority-wait=0")
+                .run(context -> {
+                    WatchkeeperSettings settings = context.getBean(WatchkeeperSettings.class);
+                    assertThat(settings.reconciler("other", 1, null).maxLowPriorityWait())
+                            .isEqualTo(Duration.ofSeconds(30));
+                    assertThat(settings.reconciler("gen", 1, null).maxLowPriorityWait()).isZero();
+                });
+    }
+
+    @Test
     void statusConditionsAreOnUnlessTurnedOffGloballyOrPerReconciler() {
         runner.withUserConfiguration(Declared.class).run(context -> assertThat(context
                 .getBean(WatchkeeperSettings.class).statusConditions("gen")).isTrue());

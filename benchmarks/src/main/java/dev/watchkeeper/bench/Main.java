@@ -11,7 +11,7 @@ import java.util.List;
  * <pre>
  * java -jar benchmarks/target/benchmarks.jar all            # every scenario at full size
  * java -jar benchmarks/target/benchmarks.jar all --quick    # small sizes, under 2 minutes (CI smoke)
- * java -jar benchmarks/target/benchmarks.jar watch|sync|scaling|sharding|dispatch|outage|startup [--quick]
+ * java -jar benchmarks/target/benchmarks.jar watch|sync|scaling|sharding|dispatch|outage|startup|restart [--quick]
  * java -jar benchmarks/target/benchmarks.jar list-semantics [--quick]   # needs the real control plane (controlplane/)
  * java -jar benchmarks/target/benchmarks.jar endtoend [--quick]         # and the sample's jar (sample-app/target)
  * java -jar benchmarks/target/benchmarks.jar fresh [--quick]            # read your own writes, on the control plane
@@ -63,6 +63,7 @@ public final class Main {
                 dispatch(quick);
                 outage(quick);
                 startup(quick);
+                restart(quick);
             }
             case "dispatch" -> dispatch(quick);
             case "watch" -> watch(quick);
@@ -71,11 +72,12 @@ public final class Main {
             case "sharding" -> sharding(quick);
             case "outage" -> outage(quick);
             case "startup" -> startup(quick);
+            case "restart" -> restart(quick);
             case "list-semantics" -> listSemantics(quick);
             case "endtoend" -> endToEnd(quick);
             case "fresh" -> new Freshness(quick ? 4 : 50, quick ? 5 : 20, quick ? 1 : 3).run();
             default -> {
-                System.err.println("usage: benchmarks.jar [all|watch|sync|scaling|sharding|dispatch|outage|startup"
+                System.err.println("usage: benchmarks.jar [all|watch|sync|scaling|sharding|dispatch|outage|startup|restart"
                         + "|list-semantics|endtoend|fresh] [--quick]");
                 System.exit(2);
             }
@@ -176,6 +178,15 @@ public final class Main {
             sizes.add(Integer.parseInt(size.trim()));
         }
         new EndToEnd(sizes, sample).run();
+    }
+
+    /**
+     * A restart's backlog of 100,000 objects ({@code --quick}: 5,000; {@code -Dbench.restart.objects=N}) while new
+     * objects are created, with the priority queue and as one FIFO.
+     */
+    private static void restart(boolean quick) throws Exception {
+        int objects = Integer.getInteger("bench.restart.objects", quick ? 5_000 : 100_000);
+        new RestartBacklog(objects, Duration.ofSeconds(quick ? 2 : 5)).run();
     }
 
     private static void startup(boolean quick) throws Exception {

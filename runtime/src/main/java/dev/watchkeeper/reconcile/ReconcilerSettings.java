@@ -38,6 +38,9 @@ import org.springframework.retry.backoff.SleepingBackOffPolicy;
  * @param rateLimit     an overall rate limit on error retries, combined with the per-object backoff by taking the
  *                      longer wait (client-go's {@code DefaultControllerRateLimiter}); {@code null} = none, the
  *                      default
+ * @param maxLowPriorityWait how long a key queued by a list, relist or resync (low priority) waits while keys of
+ *                      live changes, requeues and retries go first, before the two take turns; default
+ *                      {@value #DEFAULT_MAX_LOW_PRIORITY_WAIT}, {@link Duration#ZERO} = no priorities (one FIFO)
  * @param readYourWritesTimeout how long a key whose watchers have not yet delivered a version this reconciler wrote
  *                      (of its object, or of a child its reconcile wrote) waits before it is reconciled anyway, holding
  *                      no worker; default {@value #DEFAULT_READ_YOUR_WRITES_TIMEOUT}, {@link Duration#ZERO} = never
@@ -45,7 +48,7 @@ import org.springframework.retry.backoff.SleepingBackOffPolicy;
  */
 public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, Duration shutdownGrace,
         Duration resyncPeriod, Set<Trigger> triggers, Duration debounce,
-        boolean shutdownDrain, RateLimit rateLimit, Duration readYourWritesTimeout) {
+        boolean shutdownDrain, RateLimit rateLimit, Duration maxLowPriorityWait, Duration readYourWritesTimeout) {
 
     /**
      * Reconciles at once; also the default of {@code @Reconciler}'s {@code concurrency}. Eight, not one: a reconcile
@@ -76,6 +79,14 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     /** Queued keys are dropped on close. */
     public static final String DEFAULT_SHUTDOWN_DRAIN = "false";
 
+    /**
+     * How long the oldest low-priority key waits before it takes turns with the others. Long enough that a burst of
+     * live changes during a restart's backlog is served first (a few seconds of work at typical rates), short enough
+     * that the backlog, and with it the drift a restart is meant to correct, is never put off for long when live
+     * changes keep coming; taking turns costs those changes at most one reconcile each.
+     */
+    public static final String DEFAULT_MAX_LOW_PRIORITY_WAIT = "10s";
+
     /** client-go's per-item failure rate limiter: the first retry delay. */
     public static final String DEFAULT_BACKOFF_INITIAL_INTERVAL = "5ms";
 
@@ -99,6 +110,8 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
         InvalidSettingException.requireNotNegative("resyncPeriod", resyncPeriod);
         Objects.requireNonNull(debounce, "debounce");
         InvalidSettingException.requireNotNegative("debounce", debounce);
+        Objects.requireNonNull(maxLowPriorityWait, "maxLowPriorityWait");
+        InvalidSettingException.requireNotNegative("maxLowPriorityWait", maxLowPriorityWait);
         Objects.requireNonNull(readYourWritesTimeout, "readYourWritesTimeout");
         InvalidSettingException.requireNotNegative("readYourWritesTimeout", readYourWritesTimeout);
         triggers = triggers == null || triggers.isEmpty() ? Set.of(Trigger.ALL) : Set.copyOf(triggers);
@@ -110,7 +123,8 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
                 DurationFormatterUtils.detectAndParse(DEFAULT_SHUTDOWN_GRACE),
                 DurationFormatterUtils.detectAndParse(DEFAULT_RESYNC_PERIOD), Set.of(Trigger.ALL),
                 DurationFormatterUtils.detectAndParse(DEFAULT_DEBOUNCE), Boolean.parseBoolean(DEFAULT_SHUTDOWN_DRAIN),
-                null, DurationFormatterUtils.detectAndParse(DEFAULT_READ_YOUR_WRITES_TIMEOUT));
+                null, DurationFormatterUtils.detectAndParse(DEFAULT_MAX_LOW_PRIORITY_WAIT),
+                DurationFormatterUtils.detectAndParse(DEFAULT_READ_YOUR_WRITES_TIMEOUT));
     }
 
     /**
@@ -134,13 +148,13 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     /** These settings with another number of reconciles at once. */
     public ReconcilerSettings withConcurrency(int concurrency) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit, readYourWritesTimeout);
+                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout);
     }
 
     /** These settings with another per-object retry policy (a {@code SleepingBackOffPolicy}). */
     public ReconcilerSettings withBackOffPolicy(BackOffPolicy policy) {
         return new ReconcilerSettings(concurrency, policy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit, readYourWritesTimeout);
+                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout);
     }
 
     /**
@@ -160,13 +174,13 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     /** These settings with another wait for running reconciles on shutdown. */
     public ReconcilerSettings withShutdownGrace(Duration grace) {
         return new ReconcilerSettings(concurrency, backOffPolicy, grace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit, readYourWritesTimeout);
+                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout);
     }
 
     /** These settings with another resync period ({@code 0}: none). */
     public ReconcilerSettings withResyncPeriod(Duration period) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, period, triggers, debounce,
-                shutdownDrain, rateLimit, readYourWritesTimeout);
+                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout);
     }
 
     /** These settings with other triggers. */
@@ -177,31 +191,37 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     /** These settings with other triggers. */
     public ReconcilerSettings withTriggers(Set<Trigger> triggers) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit, readYourWritesTimeout);
+                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout);
     }
 
     /** These settings with another debounce of event-triggered reconciles. */
     public ReconcilerSettings withDebounce(Duration debounce) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit, readYourWritesTimeout);
+                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout);
     }
 
     /** These settings, reconciling the keys due at shutdown within the grace, or dropping them. */
     public ReconcilerSettings withShutdownDrain(boolean drain) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                drain, rateLimit, readYourWritesTimeout);
+                drain, rateLimit, maxLowPriorityWait, readYourWritesTimeout);
     }
 
     /** An overall rate limit on error retries, {@code null} for none. */
     public ReconcilerSettings withRateLimit(RateLimit limit) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, limit, readYourWritesTimeout);
+                shutdownDrain, limit, maxLowPriorityWait, readYourWritesTimeout);
     }
 
     /** These settings with another wait for a key's own writes to be delivered ({@code 0}: none). */
     public ReconcilerSettings withReadYourWritesTimeout(Duration timeout) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit, timeout);
+                shutdownDrain, rateLimit, maxLowPriorityWait, timeout);
+    }
+
+    /** These settings with another wait of low-priority keys before they take turns ({@code 0}: no priorities). */
+    public ReconcilerSettings withMaxLowPriorityWait(Duration wait) {
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
+                shutdownDrain, rateLimit, wait, readYourWritesTimeout);
     }
 
     /** The filter the triggers make, or {@code null} when {@link Trigger#ALL} is among them. */

@@ -28,17 +28,30 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * @param rateLimit         the overall rate limit on error retries, or {@code null} when there is none
  * @param backOff           the per-object backoff after an error
  * @param shard             the slots a sharded reconciler reconciles now, or {@code null} when it is not sharded
+ * @param queueByPriority   {@code queueDepth} split by priority
  * @param readYourWrites    the read-your-own-writes fence, or {@code null} when it is off
  */
 public record ReconcilerSnapshot(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
         int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
         List<FailingKey> failingKeys, int failingKeysTotal, Counts counts, List<String> stuckKeys,
-        RateLimitState rateLimit, BackOff backOff, Shard shard, ReadYourWrites readYourWrites) {
+        RateLimitState rateLimit, BackOff backOff, Shard shard, QueueByPriority queueByPriority,
+        ReadYourWrites readYourWrites) {
 
     public ReconcilerSnapshot {
         secondaryWatchers = List.copyOf(secondaryWatchers);
         failingKeys = List.copyOf(failingKeys);
         stuckKeys = List.copyOf(stuckKeys);
+    }
+
+    /**
+     * The keys due now, by priority: live changes, requeues and retries go first ({@code normal}); keys queued by a
+     * list, a relist or a resync ({@code low}) wait for them, each until it has waited the reconciler's
+     * {@link ReconcilerSettings#maxLowPriorityWait()}, then the two take turns.
+     *
+     * @param normal keys due now at normal priority
+     * @param low    keys due now at low priority
+     */
+    public record QueueByPriority(int normal, int low) {
     }
 
     /**

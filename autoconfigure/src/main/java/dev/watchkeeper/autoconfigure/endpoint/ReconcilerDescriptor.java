@@ -25,6 +25,8 @@ import java.util.List;
  *                          wait now, {@code limitedRetries}), or {@code null} when off
  * @param backoff           the per-object backoff after an error ({@code policy}, and for the built-in one its
  *                          {@code initialInterval}, {@code maxInterval}, {@code multiplier}, {@code jitter})
+ * @param queueByPriority   {@code queueDepth} split into {@code normal} (live changes, requeues, retries) and
+ *                          {@code low} (keys of a list, relist or resync)
  * @param readYourWrites    the read-your-own-writes fence ({@code timeout}, keys {@code waiting} now, {@code waits}
  *                          and {@code timeouts} since start), or {@code null} when off
  */
@@ -32,12 +34,12 @@ public record ReconcilerDescriptor(String name, String primaryWatcher, List<Stri
         int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
         List<ReconcilerSnapshot.FailingKey> failingKeys, int failingKeysTotal, ReconcilerSnapshot.Counts counts,
         List<String> stuckKeys, ReconcilerSnapshot.RateLimitState rateLimit, ReconcilerSnapshot.BackOff backoff,
-        ReconcilerSnapshot.ReadYourWrites readYourWrites) {
+        ReconcilerSnapshot.QueueByPriority queueByPriority, ReconcilerSnapshot.ReadYourWrites readYourWrites) {
 
     static ReconcilerDescriptor of(ReconcilerSnapshot s) {
         return new ReconcilerDescriptor(s.name(), s.primaryWatcher(), s.secondaryWatchers(), s.ready(),
                 s.queueDepth(), s.scheduled(), s.inFlight(), s.concurrency(), s.lastReconcileAt(), s.lastResult(), s.failingKeys(),
                 s.failingKeysTotal(), s.counts(), s.stuckKeys(), s.rateLimit(), s.backOff(),
-                s.readYourWrites());
+                s.queueByPriority(), s.readYourWrites());
     }
 }

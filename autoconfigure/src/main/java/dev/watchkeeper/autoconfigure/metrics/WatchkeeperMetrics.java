@@ -122,6 +122,12 @@ public class WatchkeeperMetrics implements SmartLifecycle {
         String name = reconciler.name();
         Gauge.builder("watchkeeper.reconcile.queue.depth", reconciler, Reconciler::queueDepth)
                 .description("Keys waiting to be reconciled").tag("reconciler", name).register(meters);
+        Gauge.builder("watchkeeper.reconcile.queue.priority.depth", reconciler,
+                Reconciler::normalPriorityQueueDepth).description("Keys waiting to be reconciled, by priority")
+                .tag("reconciler", name).tag("priority", "normal").register(meters);
+        Gauge.builder("watchkeeper.reconcile.queue.priority.depth", reconciler, Reconciler::lowPriorityQueueDepth)
+                .description("Keys waiting to be reconciled, by priority").tag("reconciler", name)
+                .tag("priority", "low").register(meters);
         FunctionCounter.builder("watchkeeper.reconcile.retries", reconciler, c -> c.counts().retries())
                 .description("Reconciles that retried an error").tag("reconciler", name).register(meters);
         FunctionCounter.builder("watchkeeper.reconcile.cleanups", reconciler, c -> c.counts().cleanups())

@@ -108,6 +108,9 @@ class EndpointIntegrationTests {
         assertThat(reconciler.get("primaryWatcher").getAsString()).isEqualTo(WATCHER);
         assertThat(reconciler.getAsJsonArray("stuckKeys")).as("no reconcile ignored an interrupt").isEmpty();
         assertThat(reconciler.get("rateLimit").isJsonNull()).as("no retry rate limit unless enabled").isTrue();
+        JsonObject byPriority = reconciler.getAsJsonObject("queueByPriority");
+        assertThat(byPriority.get("normal").getAsInt() + byPriority.get("low").getAsInt())
+                .as("the queue depth by priority").isLessThanOrEqualTo(1);
         JsonObject backoff = reconciler.getAsJsonObject("backoff");
         assertThat(backoff.get("policy").getAsString()).isEqualTo("exponential-jitter");
         assertThat(backoff.get("initialInterval").getAsString()).as("client-go's per-item curve").isEqualTo("PT0.005S");
@@ -123,7 +126,8 @@ class EndpointIntegrationTests {
         Http http = new Http(port);
         for (String name : new String[] {"watchkeeper.watcher.objects", "watchkeeper.watcher.synced",
                 "watchkeeper.watcher.backoff.delay", "watchkeeper.watcher.failures", "watchkeeper.watcher.relists",
-                "watchkeeper.reconcile.queue.depth", "watchkeeper.reconcile.retries",
+                "watchkeeper.reconcile.queue.depth", "watchkeeper.reconcile.queue.priority.depth",
+                "watchkeeper.reconcile.retries",
                 "watchkeeper.reconcile.cleanups", "watchkeeper.reconcile.failing.keys"}) {
             assertThat(http.get("/actuator/metrics/" + name).status()).as(name).isEqualTo(200);
         }

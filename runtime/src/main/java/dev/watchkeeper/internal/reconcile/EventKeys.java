@@ -27,6 +27,11 @@ import java.util.function.Predicate;
  * event, and an object that changes without pause is still reconciled once per window. The initial enqueue and
  * resyncs ({@link #enqueueAll}) are not delayed.
  *
+ * <p>Keys of an initial list or a relist ({@code InitApply}, and the deletes a relist infers) and of
+ * {@link #enqueueAll resyncs} are queued at {@link Priority#LOW}: their objects were most likely reconciled before,
+ * so a restart's backlog must not hold up live changes ({@code Apply}, a watched {@code Delete}), which are
+ * {@link Priority#NORMAL}.
+ *
  * <p>An event that brings back a version this reconciler wrote itself ({@link OwnWrites}) queues nothing: the
  * reconcile that wrote it already acted on it. Any other change, of the primary or a secondary, queues as above.
  *
@@ -104,11 +109,12 @@ final class EventKeys<T extends KubernetesObject> {
             if (cached == null) {
                 return;
             }
+            Priority priority = priorityOf(event);
             Runnable owners = () -> {
                 S object = cached.object();
                 Collection<ObjectKey> keys = object == null ? null : mapper.map(object);
                 if (keys != null) {
-                    keys.forEach(key -> queue.addAfter(key, debounce));
+                    keys.forEach(key -> queue.addAfter(key, debounce, priority));
                 }
             };
             if (event instanceof WatchEvent.Delete<S>) {
@@ -120,11 +126,18 @@ final class EventKeys<T extends KubernetesObject> {
         });
     }
 
+    /** LOW for what a list or relist reports, NORMAL for what the live watch does. */
+    private static Priority priorityOf(WatchEvent<?> event) {
+        return event instanceof WatchEvent.InitApply<?>
+                || event instanceof WatchEvent.Delete<?> delete && delete.finalStateUnknown()
+                ? Priority.LOW : Priority.NORMAL;
+    }
+
     private void onPrimary(WatchEvent<T> event) {
         if (event instanceof WatchEvent.Apply<T> apply) {
-            onChange(apply.cached());
+            onChange(apply.cached(), Priority.NORMAL);
         } else if (event instanceof WatchEvent.InitApply<T> apply) {
-            onChange(apply.cached());
+            onChange(apply.cached(), Priority.LOW);
         } else if (event instanceof WatchEvent.Delete<T> delete) {
             CachedObject<T> gone = delete.cached();
             ownWrites.forget(gone.uid());
@@ -132,20 +145,21 @@ final class EventKeys<T extends KubernetesObject> {
                 // The server deletes an object only once its finalizers are gone: this one left the watch (its
                 // labels or fields no longer match, or a relist did not find it). Its worker releases the finalizer.
                 leftWithFinalizer.put(gone.key(), gone);
-                queue.add(gone.key());
+                queue.add(gone.key(), priorityOf(event));
                 return;
             }
             forget(gone.key()); // a relist's vanished objects come as deletes too
         }
     }
 
-    /** Queues every primary in the store (once all stores are ready, and on each resync). */
+    /** Queues every primary in the store, at LOW priority (once all stores are ready, and on each resync). */
     void enqueueAll() {
         enqueueIf(object -> true);
     }
 
     /**
-     * Queues the primaries in the store that {@code which} selects (those of slots a sharded reconciler gained).
+     * Queues the primaries in the store that {@code which} selects (those of slots a sharded reconciler gained), at
+     * LOW priority.
      *
      * @return how many it queued
      */
@@ -161,7 +175,7 @@ final class EventKeys<T extends KubernetesObject> {
                 // remember those objects, or their first status-only change would look like a first sighting.
                 lastSeen.putIfAbsent(key, object);
             }
-            queue.add(key);
+            queue.add(key, Priority.LOW);
             queued++;
         }
         return queued;
@@ -179,7 +193,7 @@ final class EventKeys<T extends KubernetesObject> {
         return leftWithFinalizer.get(key);
     }
 
-    private void onChange(CachedObject<T> cached) {
+    private void onChange(CachedObject<T> cached, Priority priority) {
         ObjectKey key = cached.key();
         leftWithFinalizer.remove(key); // back in the watch: reconciled as usual
         if (filter != null) {
@@ -190,9 +204,10 @@ final class EventKeys<T extends KubernetesObject> {
                 return;
             }
         }
-        if (ownWrites.handled(key, cached.uid(), cached.resourceVersion(), () -> queue.addAfter(key, debounce))) {
+        if (ownWrites.handled(key, cached.uid(), cached.resourceVersion(),
+                () -> queue.addAfter(key, debounce, priority))) {
             return; // our own write (the reconcile that made it acted on this version), or held until it ends
         }
-        queue.addAfter(key, debounce);
+        queue.addAfter(key, debounce, priority);
     }
 }

@@ -18,9 +18,11 @@ import java.util.function.DoubleSupplier;
  * verbs, over a {@link WorkQueue} and a {@link FailureLedger} that nobody else touches (docs/semantics.md §9, §10).
  *
  * <ul>
- *   <li>{@link #add}, {@link #addAfter}: queue a key now or later (events, requeues, resyncs);</li>
+ *   <li>{@link #add}, {@link #addAfter}: queue a key now or later (events, requeues, resyncs), at a
+ *       {@link Priority};</li>
  *   <li>{@link #addRateLimited}: record a failed attempt and queue its retry after the per-object backoff, the rate
- *       limit's token and the server's {@code Retry-After}, whichever is longest; {@link #forget} clears both;</li>
+ *       limit's token and the server's {@code Retry-After}, whichever is longest; {@link #forget} clears both. A
+ *       {@code Retry-After} also holds the key: nothing reconciles it sooner, not even an event;</li>
  *   <li>{@link #failTerminally}, {@link #failFatally}: record a failure that is not retried;</li>
  *   <li>{@link #take}, {@link #done}, {@link #doneAndTake}: a worker's side;</li>
  *   <li>{@link #shutDown}, {@link #shutDownWithDrain}.</li>
@@ -44,33 +46,49 @@ final class ReconcileQueue {
     /** {@code jitter}: values in [0, 1) that spread the resyncs over ±10 % of their period. */
     ReconcileQueue(TimeSource time, ReconcilerSettings settings, DoubleSupplier jitter) {
         this.time = time;
-        this.queue = new WorkQueue<>(time);
+        this.queue = new WorkQueue<>(time, settings.maxLowPriorityWait());
         this.ledger = new FailureLedger(settings.backOffPolicy(), settings.rateLimit());
         this.resyncPeriod = settings.resyncPeriod();
         this.jitter = Objects.requireNonNull(jitter, "jitter");
     }
 
-    /** Queues {@code key} to be taken now. */
+    /** Queues {@code key} to be taken now, at NORMAL priority. */
     void add(ObjectKey key) {
         queue.add(key);
     }
 
-    /** Queues {@code key} to be taken after {@code delay}; an earlier due time already queued wins. */
+    /** Queues {@code key} to be taken now at {@code priority}; a key already queued keeps the higher one. */
+    void add(ObjectKey key, Priority priority) {
+        queue.add(key, Duration.ZERO, priority);
+    }
+
+    /** Queues {@code key} to be taken after {@code delay}, at NORMAL priority; an earlier due time already queued wins. */
     void addAfter(ObjectKey key, Duration delay) {
         queue.add(key, delay);
+    }
+
+    /** {@link #addAfter(ObjectKey, Duration)} at {@code priority}. */
+    void addAfter(ObjectKey key, Duration delay, Priority priority) {
+        queue.add(key, delay, priority);
     }
 
     /**
      * Records that attempt {@code attempt} at {@code key} (at {@code resourceVersion}) failed with {@code error}, and
      * queues its retry after the longest of the key's next backoff, the wait for a token of the rate limit and the
-     * {@code Retry-After} of an API error in the cause chain.
+     * {@code Retry-After} of an API error in the cause chain. With a {@code Retry-After} the key is also held that
+     * long: an event meanwhile (its own write's owned object, say) keeps it queued but does not bring the retry
+     * forward, since the server asked for the pause.
      *
      * @return how long the retry waits
      */
     Duration addRateLimited(ObjectKey key, int attempt, String resourceVersion, Throwable error) {
-        Duration delay = ledger.retry(key, attempt, resourceVersion, error, time.clock().instant(),
-                retryAfterIn(error));
-        queue.add(key, delay);
+        Duration retryAfter = retryAfterIn(error);
+        Duration delay = ledger.retry(key, attempt, resourceVersion, error, time.clock().instant(), retryAfter);
+        if (retryAfter == null) {
+            queue.add(key, delay);
+        } else {
+            queue.addHeld(key, delay, retryAfter);
+        }
         return delay;
     }
 
@@ -152,6 +170,21 @@ final class ReconcileQueue {
     /** Keys due now, waiting for a taker. */
     int depth() {
         return queue.depth();
+    }
+
+    /** Of the keys due now, those waiting at NORMAL priority. */
+    int normalPriorityDepth() {
+        return queue.normalPriorityDepth();
+    }
+
+    /** Of the keys due now, those waiting at LOW priority. */
+    int lowPriorityDepth() {
+        return queue.lowPriorityDepth();
+    }
+
+    /** The keys due now, by priority. */
+    ReconcilerSnapshot.QueueByPriority byPriority() {
+        return new ReconcilerSnapshot.QueueByPriority(queue.normalPriorityDepth(), queue.lowPriorityDepth());
     }
 
     /** Keys waiting for their due time (retries, requeues, debounced changes). */

@@ -306,6 +306,16 @@ public final class Reconciler<T extends KubernetesObject> {
         return queue.depth();
     }
 
+    /** Of the keys due now, how many wait at normal priority (live changes, requeues, retries); O(1), for gauges. */
+    public int normalPriorityQueueDepth() {
+        return queue.normalPriorityDepth();
+    }
+
+    /** Of the keys due now, how many wait at low priority (a list's, relist's or resync's); O(1), for gauges. */
+    public int lowPriorityQueueDepth() {
+        return queue.lowPriorityDepth();
+    }
+
     /** The queue, for tests that wait until nothing due is left in it. */
     ReconcileQueue queue() {
         return queue;
@@ -328,7 +338,7 @@ public final class Reconciler<T extends KubernetesObject> {
                 isReady(), queue.depth(), queue.delayed(), queue.inFlight(), settings.concurrency(),
                 stats.lastReconcileAt(), stats.lastResult(), queue.recentFailures(FAILING_KEYS_SHOWN),
                 queue.failing(), stats.counts(), stuckKeys(), queue.rateLimit(), backOff,
-                slots == null ? null : slots.shard(), reconciliation.readYourWrites());
+                slots == null ? null : slots.shard(), queue.byPriority(), reconciliation.readYourWrites());
     }
 
     /** Reconciles that ignored their interrupt at a stop, a lost Lease or a narrow, by key, sorted. */

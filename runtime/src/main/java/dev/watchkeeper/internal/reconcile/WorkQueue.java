@@ -17,14 +17,22 @@ import java.util.PriorityQueue;
  *   <li>adding a key being processed marks it dirty: {@link #done} queues it again, so a change that arrived
  *       during a reconcile is never lost and never runs concurrently with it;</li>
  *   <li>{@link #take} hands out keys due now first in, first out (a delayed key joins them when it falls due, in
- *       due order), waiting while none is due.</li>
+ *       due order), waiting while none is due;</li>
+ *   <li>each key has a {@link Priority}: {@link Priority#NORMAL} keys due now go before {@link Priority#LOW} ones,
+ *       a key added again keeps the higher of its two priorities, and once the oldest LOW key has waited the
+ *       {@code maxLowPriorityWait}, takes alternate between the two lines, so a stream of NORMAL keys cannot starve
+ *       the LOW ones;</li>
+ *   <li>a key {@link #addHeld held} (a server's {@code Retry-After}) is not handed out before its hold ends, whatever
+ *       adds it meanwhile: those adds are kept and served then.</li>
  * </ul>
  * {@link #shutdown} ends every {@code take} at once; {@link #shutdownWithDrain} (client-go's
  * {@code ShutDownWithDrain}) first hands out the keys due by then. One {@link #setTimer timer}, a due time that is no
  * key's, makes a {@code take} return {@code null} to the taker that finds it due (a periodic resync, say), so its work
  * needs no thread of its own and is no queued key that counts would have to leave out.
- * Each key has one entry that says where it is; keys due now wait in a FIFO, only delayed keys in a heap. So the
- * common add, take and done each cost at most one hash lookup, and only a delay reads the clock.
+ * Each key has one entry that says where it is; keys due now wait in one FIFO per priority, only delayed keys in a
+ * heap. So the common add, take and done each cost at most one hash lookup; a delay, a LOW key's arrival and the
+ * choice between a waiting NORMAL and LOW key read the clock, nothing else does. FIFO order means the head of the
+ * LOW line is its oldest key, the only one aging needs to look at.
  *
  * <pre>{@code
  * WorkQueue<ObjectKey> queue = new WorkQueue<>(TimeSource.system());
@@ -51,7 +59,9 @@ public final class WorkQueue<K> {
         /** In the heap, waiting for its due time. */
         DELAYED,
         /** Handed out by {@link #take}, not yet {@link #done}. */
-        PROCESSING
+        PROCESSING,
+        /** Not placed yet: made for an add, or between two places (never seen outside the lock). */
+        NEW
     }
 
     /** A key's one entry: where it is and, in the heap or once processed, when it is due. */
@@ -62,9 +72,18 @@ public final class WorkQueue<K> {
         Slot<K> slot;
         /** PROCESSING: when it is due again after {@link #done} ({@link #NOW} or later), {@code null} if not added. */
         Instant dueAgain;
+        /** READY and DELAYED: its priority; PROCESSING: {@code null}. */
+        Priority priority;
+        /** PROCESSING: the priority it is queued with after {@link #done}, {@code null} if not added. */
+        Priority priorityAgain;
+        /** READY in the LOW line: its place there; {@code null} otherwise. */
+        LowSlot<K> lowSlot;
+        /** Until when no add may make it due ({@link #addHeld}); {@code null} when not held. Cleared once taken. */
+        Instant notBefore;
 
         Entry(K key) {
             this.key = key;
+            this.place = Place.NEW;
         }
     }
 
@@ -90,10 +109,30 @@ public final class WorkQueue<K> {
         }
     }
 
+    /**
+     * A LOW key's place in the LOW line, since {@code sinceMillis}; stale once the key left it (taken, raised to
+     * NORMAL, held), and then skipped when it reaches the head.
+     */
+    private record LowSlot<K>(Entry<K> entry, long sinceMillis) {
+
+        boolean isStale() {
+            return entry.lowSlot != this;
+        }
+    }
+
     private final TimeSource time;
+    /** How long the oldest LOW key waits before takes alternate; 0: LOW keys join the NORMAL line at once. */
+    private final long maxLowWaitMillis;
     private final Object monitor = new Object();
     private final Map<K, Entry<K>> entries = new HashMap<>();
+    /** NORMAL keys due now. */
     private final ArrayDeque<Entry<K>> ready = new ArrayDeque<>();
+    /** LOW keys due now, oldest first, with stale slots among them. */
+    private final ArrayDeque<LowSlot<K>> low = new ArrayDeque<>();
+    /** How many keys wait in the LOW line (its slots that are not stale). */
+    private int lowDepth;
+    /** Whether the next take serves an aged LOW key before a NORMAL one: set by a NORMAL take, cleared by a LOW. */
+    private boolean lowTurn;
     private final PriorityQueue<Slot<K>> heap = new PriorityQueue<>();
     /** How many queued keys wait in the heap for their due time. */
     private int delayed;
@@ -107,18 +146,40 @@ public final class WorkQueue<K> {
     private Instant timer;
     private long timerMillis;
 
+    /** A queue without priorities: LOW keys are served as NORMAL at once. */
     public WorkQueue(TimeSource time) {
+        this(time, Duration.ZERO);
+    }
+
+    /**
+     * {@code maxLowPriorityWait}: how long the oldest LOW key may wait while NORMAL keys go first; after that, takes
+     * alternate between the two lines until it is served. Zero: no priorities, LOW keys are served as NORMAL at once.
+     */
+    public WorkQueue(TimeSource time, Duration maxLowPriorityWait) {
         this.time = Objects.requireNonNull(time, "time");
+        if (maxLowPriorityWait.isNegative()) {
+            throw new IllegalArgumentException("maxLowPriorityWait must not be negative: " + maxLowPriorityWait);
+        }
+        this.maxLowWaitMillis = maxLowPriorityWait.toMillis();
     }
 
-    /** Queues {@code key} to be taken now. */
+    /** Queues {@code key} to be taken now, at NORMAL priority. */
     public void add(K key) {
-        add(key, Duration.ZERO);
+        add(key, Duration.ZERO, Priority.NORMAL);
     }
 
-    /** Queues {@code key} to be taken after {@code delay}; an earlier due time already queued wins. No-op once shut down. */
+    /** Queues {@code key} to be taken after {@code delay}, at NORMAL priority (see {@link #add(Object, Duration, Priority)}). */
     public void add(K key, Duration delay) {
+        add(key, delay, Priority.NORMAL);
+    }
+
+    /**
+     * Queues {@code key} to be taken after {@code delay}; an earlier due time already queued wins, and so does the
+     * higher priority; a held key is not due before its hold ends. No-op once shut down.
+     */
+    public void add(K key, Duration delay, Priority priority) {
         Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(priority, "priority");
         boolean later = delay.compareTo(Duration.ZERO) > 0;
         Instant due = later ? time.clock().instant().plus(delay) : NOW;
         synchronized (monitor) {
@@ -126,12 +187,86 @@ public final class WorkQueue<K> {
                 return;
             }
             Entry<K> entry = entries.computeIfAbsent(key, Entry::new);
-            if (entry.place == Place.PROCESSING) {
-                entry.dueAgain = entry.dueAgain == null || due.isBefore(entry.dueAgain) ? due : entry.dueAgain;
-            } else if (entry.place == null || entry.place == Place.DELAYED && due.isBefore(entry.slot.due())) {
-                queue(entry, due, later); // new, or an earlier due time than its slot's
+            if (entry.notBefore != null && due.isBefore(entry.notBefore)) {
+                due = entry.notBefore;
+                later = true;
+            }
+            switch (entry.place) {
+                case NEW -> {
+                    entry.priority = priority;
+                    queue(entry, due, later);
+                }
+                case PROCESSING -> {
+                    entry.dueAgain = earlier(entry.dueAgain, due);
+                    entry.priorityAgain = priority.or(entry.priorityAgain);
+                }
+                case DELAYED -> {
+                    entry.priority = priority.or(entry.priority);
+                    if (due.isBefore(entry.slot.due())) {
+                        queue(entry, due, later);
+                    }
+                }
+                case READY -> {
+                    if (entry.priority == Priority.LOW && priority == Priority.NORMAL) {
+                        unlinkLow(entry); // to the NORMAL line: it waited behind NORMAL keys long enough
+                        entry.priority = Priority.NORMAL;
+                        toReady(entry);
+                    }
+                }
             }
         }
+    }
+
+    /**
+     * Queues {@code key} at NORMAL priority after {@code delay} (at least {@code hold}) and holds it: until
+     * {@code hold} has passed, no add makes it due sooner, so an event that would re-trigger it waits with it and is
+     * served then (a server's {@code Retry-After}). A key due now or delayed less is pushed back to the hold; a key
+     * being processed is queued again after {@link #done} no sooner than the hold. No-op once shut down.
+     */
+    public void addHeld(K key, Duration delay, Duration hold) {
+        Objects.requireNonNull(key, "key");
+        Instant now = time.clock().instant();
+        Instant notBefore = now.plus(hold);
+        Instant due = now.plus(delay.compareTo(hold) > 0 ? delay : hold);
+        synchronized (monitor) {
+            if (shutdown || draining) {
+                return;
+            }
+            Entry<K> entry = entries.computeIfAbsent(key, Entry::new);
+            entry.notBefore = entry.notBefore == null || notBefore.isAfter(entry.notBefore) ? notBefore
+                    : entry.notBefore;
+            notBefore = entry.notBefore;
+            switch (entry.place) {
+                case NEW -> {
+                    entry.priority = Priority.NORMAL;
+                    queue(entry, later(due, notBefore), true);
+                }
+                case PROCESSING -> {
+                    entry.dueAgain = later(earlier(entry.dueAgain, due), notBefore);
+                    entry.priorityAgain = Priority.NORMAL;
+                }
+                case DELAYED -> {
+                    entry.priority = Priority.NORMAL;
+                    Instant held = later(earlier(entry.slot.due(), due), notBefore);
+                    if (!held.equals(entry.slot.due())) {
+                        queue(entry, held, true);
+                    }
+                }
+                case READY -> {
+                    unlinkReady(entry);
+                    entry.priority = Priority.NORMAL;
+                    queue(entry, later(due, notBefore), true);
+                }
+            }
+        }
+    }
+
+    private static Instant earlier(Instant a, Instant b) {
+        return a == null || b.isBefore(a) ? b : a;
+    }
+
+    private static Instant later(Instant a, Instant b) {
+        return b.isAfter(a) ? b : a;
     }
 
     /**
@@ -166,17 +301,19 @@ public final class WorkQueue<K> {
             long nowMillis = timer == null && heap.isEmpty() ? 0 : time.clock().millis();
             if (timer != null && isDue(timer, timerMillis, nowMillis)) {
                 timer = null;
-                if (!ready.isEmpty()) {
+                if (dueNow() > 0) {
                     wakeOneTaker(); // the key that woke this taker is left to another
                 }
                 return null;
             }
             Slot<K> head = heap.isEmpty() ? null : promoteDue(nowMillis);
-            Entry<K> entry = ready.poll();
+            Entry<K> entry = nextDue();
             if (entry != null) {
                 entry.place = Place.PROCESSING;
+                entry.priority = null;
+                entry.notBefore = null; // taken at its due time, so its hold has passed
                 processing++;
-                if (!ready.isEmpty()) {
+                if (dueNow() > 0) {
                     wakeOneTaker(); // another idle taker takes the next key
                 }
                 return entry.key;
@@ -190,6 +327,65 @@ public final class WorkQueue<K> {
             time.await(monitor, wait, () -> shutdown || changes != seen);
         }
         return null;
+    }
+
+    /**
+     * The key to hand out now, or {@code null}: NORMAL before LOW, except that once the oldest LOW key has waited
+     * {@link #maxLowWaitMillis}, takes alternate between the lines while both hold keys. Only that choice reads the
+     * clock.
+     */
+    private Entry<K> nextDue() {
+        if (lowDepth == 0) {
+            return ready.poll();
+        }
+        if (ready.isEmpty() || lowTurn && aged(oldestLow())) {
+            lowTurn = false;
+            return pollLow();
+        }
+        lowTurn = true;
+        return ready.poll();
+    }
+
+    private boolean aged(LowSlot<K> oldest) {
+        return time.clock().millis() - oldest.sinceMillis() >= maxLowWaitMillis;
+    }
+
+    /** The head of the LOW line, its stale slots dropped; the line must hold a key. */
+    private LowSlot<K> oldestLow() {
+        LowSlot<K> head = low.peek();
+        while (head.isStale()) {
+            low.poll();
+            head = low.peek();
+        }
+        return head;
+    }
+
+    private Entry<K> pollLow() {
+        Entry<K> entry = oldestLow().entry();
+        low.poll();
+        unlinkLow(entry);
+        return entry;
+    }
+
+    /** Takes {@code entry} out of the LOW line; its slot goes stale there. */
+    private void unlinkLow(Entry<K> entry) {
+        entry.lowSlot = null;
+        lowDepth--;
+    }
+
+    /** Takes a READY {@code entry} out of its line: O(1) for the LOW line, a scan of the NORMAL one (rare: holds). */
+    private void unlinkReady(Entry<K> entry) {
+        if (entry.lowSlot != null) {
+            unlinkLow(entry);
+        } else {
+            ready.remove(entry);
+        }
+        entry.place = Place.NEW;
+    }
+
+    /** Keys due now, in both lines. */
+    private int dueNow() {
+        return ready.size() + lowDepth;
     }
 
     /**
@@ -247,7 +443,9 @@ public final class WorkQueue<K> {
             return;
         }
         entry.dueAgain = null;
-        entry.place = null;
+        entry.place = Place.NEW;
+        entry.priority = entry.priorityAgain;
+        entry.priorityAgain = null;
         entries.put(key, entry);
         queue(entry, due, later);
     }
@@ -325,7 +523,21 @@ public final class WorkQueue<K> {
     /** Keys due now, waiting for a taker (client-go's {@code Len}); not delayed ones, not those being processed. */
     public int depth() {
         synchronized (monitor) {
+            return dueNow();
+        }
+    }
+
+    /** Of the keys due now, those waiting at NORMAL priority. */
+    public int normalPriorityDepth() {
+        synchronized (monitor) {
             return ready.size();
+        }
+    }
+
+    /** Of the keys due now, those waiting at LOW priority. */
+    public int lowPriorityDepth() {
+        synchronized (monitor) {
+            return lowDepth;
         }
     }
 
@@ -354,7 +566,10 @@ public final class WorkQueue<K> {
         }
     }
 
-    /** Puts a new entry, or a delayed one due earlier now, in the heap if {@code later}, else in the FIFO. */
+    /**
+     * Puts a new entry, or a delayed one due at another time now, in the heap if {@code later}, else in the line of
+     * its priority.
+     */
     private void queue(Entry<K> entry, Instant due, boolean later) {
         if (entry.place == Place.DELAYED) {
             delayed--; // its old slot goes stale in the heap
@@ -377,8 +592,15 @@ public final class WorkQueue<K> {
     private void toReady(Entry<K> entry) {
         entry.place = Place.READY;
         entry.slot = null;
-        ready.add(entry);
-        if (ready.size() == 1) {
+        if (entry.priority == Priority.LOW && maxLowWaitMillis > 0) {
+            entry.lowSlot = new LowSlot<>(entry, time.clock().millis());
+            low.add(entry.lowSlot);
+            lowDepth++;
+        } else {
+            entry.priority = Priority.NORMAL; // without priorities a LOW key is served as NORMAL at once
+            ready.add(entry);
+        }
+        if (dueNow() == 1) {
             wakeOneTaker(); // while more wait, the taker of each wakes the next
         }
     }
