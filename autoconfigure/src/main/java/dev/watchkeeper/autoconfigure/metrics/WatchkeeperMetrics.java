@@ -135,6 +135,16 @@ public class WatchkeeperMetrics implements SmartLifecycle {
                 .register(meters);
         Gauge.builder("watchkeeper.reconcile.failing.keys", reconciler, Reconciler::failingKeys)
                 .description("Keys whose latest reconcile failed").tag("reconciler", name).register(meters);
+        if (reconciler.readYourWrites() != null) {
+            FunctionCounter.builder("watchkeeper.reconcile.read.your.writes.waits", reconciler,
+                    r -> r.readYourWrites().waits())
+                    .description("Reconciles held back until the caches held the reconciler's own writes")
+                    .tag("reconciler", name).register(meters);
+            FunctionCounter.builder("watchkeeper.reconcile.read.your.writes.timeouts", reconciler,
+                    r -> r.readYourWrites().timeouts())
+                    .description("Waits for the reconciler's own writes that ended by the timeout")
+                    .tag("reconciler", name).register(meters);
+        }
     }
 
     /**

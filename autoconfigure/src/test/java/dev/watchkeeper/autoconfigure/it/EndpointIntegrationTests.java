@@ -111,6 +111,10 @@ class EndpointIntegrationTests {
         JsonObject byPriority = reconciler.getAsJsonObject("queueByPriority");
         assertThat(byPriority.get("normal").getAsInt() + byPriority.get("low").getAsInt())
                 .as("the queue depth by priority").isLessThanOrEqualTo(1);
+        JsonObject fence = reconciler.getAsJsonObject("readYourWrites");
+        assertThat(fence.get("timeout").getAsString()).as("the read-your-writes fence, on by default")
+                .isEqualTo("PT5S");
+        assertThat(fence.get("timeouts").getAsLong()).isZero();
         JsonObject backoff = reconciler.getAsJsonObject("backoff");
         assertThat(backoff.get("policy").getAsString()).isEqualTo("exponential-jitter");
         assertThat(backoff.get("initialInterval").getAsString()).as("client-go's per-item curve").isEqualTo("PT0.005S");
@@ -127,7 +131,8 @@ class EndpointIntegrationTests {
         for (String name : new String[] {"watchkeeper.watcher.objects", "watchkeeper.watcher.synced",
                 "watchkeeper.watcher.backoff.delay", "watchkeeper.watcher.failures", "watchkeeper.watcher.relists",
                 "watchkeeper.reconcile.queue.depth", "watchkeeper.reconcile.queue.priority.depth",
-                "watchkeeper.reconcile.retries",
+                "watchkeeper.reconcile.retries", "watchkeeper.reconcile.read.your.writes.waits",
+                "watchkeeper.reconcile.read.your.writes.timeouts",
                 "watchkeeper.reconcile.cleanups", "watchkeeper.reconcile.failing.keys"}) {
             assertThat(http.get("/actuator/metrics/" + name).status()).as(name).isEqualTo(200);
         }

@@ -316,6 +316,11 @@ public final class Reconciler<T extends KubernetesObject> {
         return queue.lowPriorityDepth();
     }
 
+    /** The read-your-own-writes fence's state, {@code null} when it is off; O(1), for counters. */
+    public ReconcilerSnapshot.ReadYourWrites readYourWrites() {
+        return reconciliation.readYourWrites();
+    }
+
     /** The queue, for tests that wait until nothing due is left in it. */
     ReconcileQueue queue() {
         return queue;
