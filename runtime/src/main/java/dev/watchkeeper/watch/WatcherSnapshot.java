@@ -24,7 +24,7 @@ import java.time.Instant;
  * @param counts              totals since start
  * @param backOff             a description of the backoff policy in use
  * @param backOffSettings     the numbers of the built-in backoff policy in use, or {@code null} when the watcher
- *                            runs a policy of its own ({@code Watcher.Builder#backOffPolicy})
+ *                            runs a policy of its own ({@code WatcherBuilder#backOffPolicy})
  * @param shard               the share of the uid-hash space a sharded watcher holds, or {@code null} for a watcher
  *                            that is not sharded
  */

@@ -2,6 +2,7 @@ package dev.watchkeeper.internal.registry;
 
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.internal.watch.Watcher;
+import dev.watchkeeper.internal.watch.WatcherBuilder;
 import dev.watchkeeper.internal.watch.http.HttpWatchApi;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
@@ -13,7 +14,7 @@ import io.kubernetes.client.openapi.ApiClient;
  *
  * <pre>{@code
  * WatcherFactory inMemory = new WatcherFactory() {
- *     public <T extends KubernetesObject> Watcher.Builder<T> builder(ResourceType<T> type) {
+ *     public <T extends KubernetesObject> WatcherBuilder<T> builder(ResourceType<T> type) {
  *         return Watcher.builder(fakeApiFor(type), type);
  *     }
  * };
@@ -21,13 +22,13 @@ import io.kubernetes.client.openapi.ApiClient;
  */
 public interface WatcherFactory {
 
-    <T extends KubernetesObject> Watcher.Builder<T> builder(ResourceType<T> type);
+    <T extends KubernetesObject> WatcherBuilder<T> builder(ResourceType<T> type);
 
     /** Watchers over HTTP through {@code client}. */
     static WatcherFactory http(ApiClient client) {
         return new WatcherFactory() {
             @Override
-            public <T extends KubernetesObject> Watcher.Builder<T> builder(ResourceType<T> type) {
+            public <T extends KubernetesObject> WatcherBuilder<T> builder(ResourceType<T> type) {
                 if (client == null) {
                     throw new IllegalStateException("no ApiClient to watch " + type + " with");
                 }

@@ -3,6 +3,7 @@ package dev.watchkeeper.internal.registry;
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.internal.watch.ShardFilter;
 import dev.watchkeeper.internal.watch.Watcher;
+import dev.watchkeeper.internal.watch.WatcherBuilder;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.watch.WatchOptions;
@@ -131,7 +132,7 @@ final class WatcherTable {
 
     private <T extends KubernetesObject> Watcher<T> create(String name, WatcherDeclaration<T> declaration,
             Identity identity) {
-        Watcher.Builder<T> builder = watcherFactory.builder(declaration.type())
+        WatcherBuilder<T> builder = watcherFactory.builder(declaration.type())
                 .name(name)
                 .scope(declaration.scope())
                 .options(identity.options())

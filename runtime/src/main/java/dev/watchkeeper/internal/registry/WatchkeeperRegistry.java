@@ -5,7 +5,6 @@ import dev.watchkeeper.registry.SecondaryDeclaration;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.registry.WatchkeeperState;
 import dev.watchkeeper.internal.leader.LeaderElector;
-import dev.watchkeeper.leader.LeadershipListener;
 import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.internal.reconcile.ReconcilerBuilder;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
@@ -21,19 +20,14 @@ import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.WatcherGroup;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import io.kubernetes.client.common.KubernetesObject;
-import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
@@ -73,16 +67,15 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
     private final WatcherTable table;
     private final List<Watcher<?>> started = new ArrayList<>();
     private final LeaderElector elector;
-    /** The reconcilers again, for the elector's thread, which must not wait for the registry's lock. */
-    private final List<Reconciler<?>> leaderOnly = new CopyOnWriteArrayList<>();
+    /** {@code null} without leader election. */
+    private final LeaderOnlyReconcilers leaderOnly;
     /** With sharding, every reconciler reconciles this replica's share only (docs/sharding.md); else {@code null}. */
     private final ShardCoordinator coordinator;
     private volatile boolean running;
     private boolean stopped;
     /** Watchers start when created, before {@link #start}: see {@link #startWatchers}. */
     private boolean watchersStarted;
-    /** How long the JVM had run when each watcher's first list was done, for the start-up line. */
-    private final Map<Watcher<?>, Duration> firstSyncs = new ConcurrentHashMap<>();
+    private final FirstSyncs firstSyncs = new FirstSyncs();
 
     public WatchkeeperRegistry(RegistryServices services) {
         this(services, WatcherFactory.http(services.apiClient()));
@@ -118,24 +111,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
                 this::watcherCreated);
         this.elector = elector;
         this.coordinator = coordinator;
-        if (elector != null) {
-            elector.addListener(new LeadershipListener() {
-                @Override
-                public void onStartedLeading() {
-                    leaderOnly.forEach(Reconciler::resume);
-                }
-
-                @Override
-                public void onStoppedLeading() {
-                    // Suspend them all first, so their waits run at the same time and end before another
-                    // replica can hold the Lease.
-                    leaderOnly.forEach(Reconciler::suspend);
-                    long deadline = System.nanoTime() + elector.settings().lossGrace().toNanos();
-                    leaderOnly.forEach(loop ->
-                            loop.awaitSuspended(Duration.ofNanos(Math.max(0, deadline - System.nanoTime()))));
-                }
-            });
-        }
+        this.leaderOnly = elector == null ? null : new LeaderOnlyReconcilers(elector);
     }
 
     /** Every watcher, in the order they were created. */
@@ -214,7 +190,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
 
     /** A watcher created while the registry runs, or once {@link #startWatchers} was called, starts at once. */
     private void watcherCreated(Watcher<?> watcher) {
-        watcher.store().ready().thenRun(() -> firstSyncs.put(watcher, processUptime()));
+        firstSyncs.watch(watcher);
         if (running || watchersStarted) {
             startWatcher(watcher);
         }
@@ -346,7 +322,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
         log.info("watchkeeper started {} and {}", Plural.count(watchers.size(), "watcher"),
                 Plural.count(reconcilers.size(), "reconciler"));
         CompletableFuture.allOf(watchers.stream().map(w -> w.store().ready()).toArray(CompletableFuture[]::new))
-                .thenRun(() -> logSynced(watchers));
+                .thenRun(() -> firstSyncs.logSynced(watchers));
         if (elector != null) {
             log.info("reconcilers work while this replica holds the Lease {} as {}", elector.settings().lease(),
                     elector.settings().identity());
@@ -358,30 +334,11 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
         }
     }
 
-    /** Once per start-up, when the caches of every watcher known at {@link #start} hold their first list. */
-    private void logSynced(List<Watcher<?>> watchers) {
-        Duration now = processUptime(); // for a watcher whose own record of the moment is not in yet
-        Duration last = watchers.stream().map(w -> firstSyncs.getOrDefault(w, now)).max(Duration::compareTo)
-                .orElse(now);
-        log.info("watchkeeper caches synced: {}, {} (process running for {} s)",
-                Plural.count(watchers.size(), "watcher"),
-                Plural.count(watchers.stream().mapToInt(w -> w.store().size()).sum(), "object"),
-                String.format(Locale.ROOT, "%.3f", last.toMillis() / 1000.0));
-    }
-
-    private static Duration processUptime() {
-        return Duration.ofMillis(ManagementFactory.getRuntimeMXBean().getUptime());
-    }
-
     private void startReconciler(Reconciler<?> reconciler) {
-        if (elector == null) {
+        if (leaderOnly == null) {
             reconciler.start();
-            return;
-        }
-        leaderOnly.add(reconciler);
-        reconciler.startSuspended();
-        if (elector.isLeader()) {
-            reconciler.resume();
+        } else {
+            leaderOnly.start(reconciler);
         }
     }
 
@@ -440,8 +397,6 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
             started.add(watcher);
         }
     }
-
-
 
     @Override
     public synchronized String toString() {

@@ -8,7 +8,7 @@ import dev.watchkeeper.watch.WatcherSnapshot;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 
 /**
- * Which uid places an object in a slot, for a sharded watcher ({@link Watcher.Builder#shardFilter}): the object's own
+ * Which uid places an object in a slot, for a sharded watcher ({@link WatcherBuilder#shardFilter}): the object's own
  * (a sharded reconciler's primary) or its controller owner's (the objects it owns). Only the first can be asked of the
  * server; the watcher checks every object itself with either.
  */

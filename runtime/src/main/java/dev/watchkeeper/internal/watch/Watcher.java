@@ -4,11 +4,9 @@ import dev.watchkeeper.watch.ErrorKind;
 import dev.watchkeeper.watch.WatchError;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.WatchEventListener;
-import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.watch.WatcherPhase;
 import dev.watchkeeper.watch.WatcherSnapshot;
-import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.internal.shard.Slots;
@@ -24,14 +22,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.retry.RetryPolicy;
 import org.springframework.retry.backoff.BackOffInterruptedException;
-import org.springframework.retry.backoff.BackOffPolicy;
-import org.springframework.retry.backoff.SleepingBackOffPolicy;
 
 /**
  * Lists and watches one resource in one scope on its own thread, forever: a loop of step, deliver, wait. It runs the
@@ -53,7 +47,7 @@ import org.springframework.retry.backoff.SleepingBackOffPolicy;
  * }
  * }</pre>
  *
- * <p>A sharded watcher ({@link Builder#shardFilter}) holds only the objects whose uid hashes into the slots it was last
+ * <p>A sharded watcher ({@link WatcherBuilder#shardFilter}) holds only the objects whose uid hashes into the slots it was last
  * given ({@link #reshard}), and nothing before the first; its {@link ShardAssignment} hands the slots to the thread
  * (docs/sharding.md).
  */
@@ -83,7 +77,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     private boolean listing;
     private boolean listed;
 
-    private Watcher(Builder<T> builder) {
+    Watcher(WatcherBuilder<T> builder) {
         this.name = builder.name != null ? builder.name : builder.scope.derivedWatcherName(builder.type);
         this.type = builder.type;
         this.scope = builder.scope;
@@ -105,14 +99,14 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     }
 
     /** Starts building a watcher on {@code api} (a test double of the transport, say), whatever its scope. */
-    public static <T extends KubernetesObject> Builder<T> builder(WatchApi<T> api, ResourceType<T> type) {
+    public static <T extends KubernetesObject> WatcherBuilder<T> builder(WatchApi<T> api, ResourceType<T> type) {
         Objects.requireNonNull(api, "api");
-        return new Builder<>((scope, options) -> api, type);
+        return new WatcherBuilder<>((scope, options) -> api, type);
     }
 
     /** Starts building a watcher whose {@link WatchApi} {@code transport} makes for its scope and options. */
-    public static <T extends KubernetesObject> Builder<T> builder(WatchApi.Factory<T> transport, ResourceType<T> type) {
-        return new Builder<>(Objects.requireNonNull(transport, "transport"), type);
+    public static <T extends KubernetesObject> WatcherBuilder<T> builder(WatchApi.Factory<T> transport, ResourceType<T> type) {
+        return new WatcherBuilder<>(Objects.requireNonNull(transport, "transport"), type);
     }
 
     /**
@@ -163,7 +157,7 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
      * listed in; then it watches the new share. With no slots it empties its store the same way and makes no request
      * until it is given some.
      *
-     * @throws IllegalStateException when the watcher was not built with a {@link Builder#shardFilter}
+     * @throws IllegalStateException when the watcher was not built with a {@link WatcherBuilder#shardFilter}
      */
     public void reshard(Slots slots) {
         Objects.requireNonNull(slots, "slots");
@@ -359,88 +353,5 @@ public final class Watcher<T extends KubernetesObject> implements AutoCloseable 
     /** The streak's wait begins; a method, as the streak is made before the snapshots it reports to. */
     private void backingOff(Duration delay, Instant nextAttemptAt) {
         snapshots.backingOff(delay, nextAttemptAt);
-    }
-
-    /** Builds a {@link Watcher}; everything but the transport and type has a default. */
-    public static final class Builder<T extends KubernetesObject> {
-
-        private final WatchApi.Factory<T> transport;
-        private final ResourceType<T> type;
-        private String name;
-        private WatchScope scope = WatchScope.allNamespaces();
-        private WatchOptions options = WatchOptions.defaults();
-        private BackOffSettings backOff = BackOffSettings.clientGo();
-        private BackOffPolicy backOffPolicy;
-        private RetryPolicy retryPolicy;
-        private TimeSource time = TimeSource.system();
-        private ThreadFactory threadFactory;
-        private ShardFilter shardFilter;
-
-        private Builder(WatchApi.Factory<T> transport, ResourceType<T> type) {
-            this.transport = transport;
-            this.type = Objects.requireNonNull(type, "type");
-        }
-
-        /** The name in logs, state and metrics; default derived from resource, scope and selectors. */
-        public Builder<T> name(String name) {
-            this.name = name;
-            return this;
-        }
-
-        public Builder<T> scope(WatchScope scope) {
-            this.scope = Objects.requireNonNull(scope, "scope");
-            return this;
-        }
-
-        public Builder<T> options(WatchOptions options) {
-            this.options = Objects.requireNonNull(options, "options");
-            return this;
-        }
-
-        /** The backoff numbers; default client-go's. */
-        public Builder<T> backOff(BackOffSettings backOff) {
-            this.backOff = Objects.requireNonNull(backOff, "backOff");
-            return this;
-        }
-
-        /**
-         * A backoff policy of your own instead of {@link #backOff(BackOffSettings)}'s; if it is a
-         * {@link SleepingBackOffPolicy} its delays show in the snapshot, otherwise they show as unknown.
-         */
-        public Builder<T> backOffPolicy(BackOffPolicy policy) {
-            this.backOffPolicy = policy;
-            return this;
-        }
-
-        /** A retry policy of your own instead of the max-elapsed-time one of {@link #backOff(BackOffSettings)}. */
-        public Builder<T> retryPolicy(RetryPolicy policy) {
-            this.retryPolicy = policy;
-            return this;
-        }
-
-        /** Clock and waiting; tests pass a virtual one. */
-        public Builder<T> timeSource(TimeSource time) {
-            this.time = Objects.requireNonNull(time, "time");
-            return this;
-        }
-
-        /** Where the watcher's thread comes from (virtual threads, say); default a new platform thread. */
-        public Builder<T> threadFactory(ThreadFactory threadFactory) {
-            this.threadFactory = threadFactory;
-            return this;
-        }
-
-        /**
-         * Makes the watcher sharded: it holds only the objects {@code filter} places in the slots it is given by
-         * {@link Watcher#reshard}, and nothing until the first. Default: not sharded.
-         */
-        public Builder<T> shardFilter(ShardFilter filter) {
-            this.shardFilter = filter;
-            return this;
-        }
-
-        public Watcher<T> build() {
-            return new Watcher<>(this);
-        }
     }
 }

@@ -3,6 +3,7 @@ package dev.watchkeeper.internal.registry;
 import dev.watchkeeper.reconcile.FakeWatchApi;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.internal.watch.Watcher;
+import dev.watchkeeper.internal.watch.WatcherBuilder;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +20,7 @@ public final class FakeWatcherFactory implements WatcherFactory {
     }
 
     @Override
-    public <T extends KubernetesObject> Watcher.Builder<T> builder(ResourceType<T> type) {
+    public <T extends KubernetesObject> WatcherBuilder<T> builder(ResourceType<T> type) {
         return Watcher.builder(api(type), type);
     }
 }

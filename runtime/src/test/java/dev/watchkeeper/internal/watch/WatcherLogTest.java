@@ -110,7 +110,7 @@ class WatcherLogTest {
         start(Watcher.builder(server, ResourceType.of(V1ConfigMap.class)).backOff(NO_JITTER));
     }
 
-    private void start(Watcher.Builder<V1ConfigMap> builder) {
+    private void start(WatcherBuilder<V1ConfigMap> builder) {
         watcher = builder.name("cms").timeSource(new SkippingTime()).build();
         watcher.start();
     }

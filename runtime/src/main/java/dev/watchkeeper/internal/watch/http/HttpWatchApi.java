@@ -19,6 +19,7 @@ import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.internal.watch.WatchRequest;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.internal.watch.Watcher;
+import dev.watchkeeper.internal.watch.WatcherBuilder;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
@@ -91,7 +92,7 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
      * Starts building a watcher of {@code type} that talks to the API server through {@code client}: the way to
      * watch over HTTP. Its {@code HttpWatchApi} is made for the scope and options it is built with.
      */
-    public static <T extends KubernetesObject> Watcher.Builder<T> watcher(ApiClient client, ResourceType<T> type) {
+    public static <T extends KubernetesObject> WatcherBuilder<T> watcher(ApiClient client, ResourceType<T> type) {
         Objects.requireNonNull(client, "client");
         return Watcher.builder((scope, options) -> new HttpWatchApi<>(client, type, scope, options), type);
     }
