@@ -28,4 +28,10 @@ public @interface KubernetesResource {
     String plural();
 
     boolean namespaced() default true;
+
+    /** The kind, for the generated CRD; empty = the class's simple name. */
+    String kind() default "";
+
+    /** Short names for {@code kubectl}, for the generated CRD. */
+    String[] shortNames() default {};
 }
