@@ -2,10 +2,19 @@ package dev.watchkeeper.sample.crd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.awaitility.Awaitility.await;
+
+import com.google.gson.JsonObject;
+import dev.watchkeeper.crd.CustomResourceDefinitions;
+import dev.watchkeeper.readme.Database;
 import dev.watchkeeper.test.boot.AutoConfigureRealKubeApi;
 import dev.watchkeeper.test.controlplane.TestNamespace;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,5 +54,36 @@ class GeneratedCrdOnControlPlaneTest extends GeneratedCrdScenario {
 
         assertThat(refused.getHttpStatusCode()).isEqualTo(422);
         assertThat(refused.getStatus().getMessage()).contains("spec.content: Required value");
+    }
+
+    @Test
+    void theReadmesDatabaseCrdIsAcceptedAndItsRulesHold() throws ApiException {
+        DynamicKubernetesApi definitions = new DynamicKubernetesApi("apiextensions.k8s.io", "v1",
+                "customresourcedefinitions", client);
+        definitions.create(new DynamicKubernetesObject(json(CustomResourceDefinitions.definition(Database.class))))
+                .throwsApiException();
+        DynamicKubernetesApi databases = new DynamicKubernetesApi("example.com", "v1", "databases", client);
+        await().atMost(Duration.ofSeconds(30)).until(() -> databases.list(namespace).isSuccess());
+
+        Map<String, Object> spec = Map.of("engine", "postgres", "replicas", 3, "databaseName", "orders",
+                "port", "pg", "users", List.of(Map.of("name", "app", "role", "owner")));
+        JsonObject written = database("orders", spec);
+        assertThat(databases.create(new DynamicKubernetesObject(written)).throwsApiException().getObject().getRaw()
+                .get("spec")).isEqualTo(written.get("spec"));
+
+        KubernetesApiResponse<DynamicKubernetesObject> even = databases.create(new DynamicKubernetesObject(
+                database("even", Map.of("engine", "postgres", "replicas", 2))));
+        assertThat(even.getHttpStatusCode()).isEqualTo(422);
+        assertThat(even.getStatus().getMessage()).contains("postgres needs an odd number of replicas");
+        KubernetesApiResponse<DynamicKubernetesObject> unknown = databases.create(new DynamicKubernetesObject(
+                database("oracle", Map.of("engine", "oracle"))));
+        assertThat(unknown.getHttpStatusCode()).isEqualTo(422);
+        assertThat(unknown.getStatus().getMessage())
+                .contains("spec.engine: Unsupported value: \"oracle\": supported values: \"postgres\", \"mysql\"");
+    }
+
+    private JsonObject database(String name, Map<String, Object> spec) {
+        return json(Map.of("apiVersion", "example.com/v1", "kind", "Database",
+                "metadata", Map.of("namespace", namespace, "name", name), "spec", spec));
     }
 }
