@@ -6,6 +6,8 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /** {@link Constraints} once the Bean Validation API is known to be there: only loaded then. */
@@ -18,12 +20,13 @@ final class JakartaConstraints {
         return field.getAnnotationsByType(NotNull.class).length > 0;
     }
 
+    /** Several constraints of one kind (say, of different groups) all hold: the strictest bound is kept. */
     static void apply(Field field, Map<String, Object> schema) {
         for (Min min : field.getAnnotationsByType(Min.class)) {
-            schema.put("minimum", min.value());
+            schema.merge("minimum", min.value(), (a, b) -> Math.max((long) a, (long) b));
         }
         for (Max max : field.getAnnotationsByType(Max.class)) {
-            schema.put("maximum", max.value());
+            schema.merge("maximum", max.value(), (a, b) -> Math.min((long) a, (long) b));
         }
         for (Size size : field.getAnnotationsByType(Size.class)) {
             String bound = switch (String.valueOf(schema.get("type"))) {
@@ -33,14 +36,21 @@ final class JakartaConstraints {
                 default -> throw new IllegalArgumentException("@Size on " + field + ", which is no string, list or map");
             };
             if (size.min() > 0) {
-                schema.put("min" + bound, size.min());
+                schema.merge("min" + bound, size.min(), (a, b) -> Math.max((int) a, (int) b));
             }
             if (size.max() < Integer.MAX_VALUE) {
-                schema.put("max" + bound, size.max());
+                schema.merge("max" + bound, size.max(), (a, b) -> Math.min((int) a, (int) b));
             }
         }
-        for (Pattern pattern : field.getAnnotationsByType(Pattern.class)) {
-            schema.put("pattern", pattern.regexp());
+        Pattern[] patterns = field.getAnnotationsByType(Pattern.class);
+        if (patterns.length == 1) {
+            schema.put("pattern", patterns[0].regexp());
+        } else if (patterns.length > 1) {
+            List<Map<String, Object>> all = new ArrayList<>();
+            for (Pattern pattern : patterns) {
+                all.add(Map.of("pattern", pattern.regexp()));
+            }
+            schema.put("allOf", all);
         }
     }
 }

@@ -6,10 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.watchkeeper.annotation.KubernetesResource;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.yaml.snakeyaml.Yaml;
 
 class CustomResourceDefinitionsTest {
@@ -53,7 +56,8 @@ class CustomResourceDefinitionsTest {
     @Test
     void scalarsMapToTypesAndFormats() {
         Map<String, Object> properties = specProperties();
-        assertThat(properties).containsEntry("min_replicas", Map.of("type", "integer", "format", "int32"))
+        assertThat(properties).containsEntry("min_replicas", Map.of("type", "integer", "format", "int32",
+                        "minimum", 2L, "maximum", 5L))
                 .containsEntry("bytes", Map.of("type", "integer", "format", "int64"))
                 .containsEntry("ratio", Map.of("type", "number", "format", "double"))
                 .containsEntry("enabled", Map.of("type", "boolean"))
@@ -83,7 +87,9 @@ class CustomResourceDefinitionsTest {
         assertThat(specProperties())
                 .containsEntry("name", Map.of("type", "string", "minLength", 1, "maxLength", 63, "pattern", "[a-z]+"))
                 .containsEntry("replicas", Map.of("type", "integer", "format", "int32", "minimum", 0L,
-                        "maximum", 10L));
+                        "maximum", 10L))
+                .containsEntry("suffix", Map.of("type", "string",
+                        "allOf", List.of(Map.of("pattern", "[a-z-]+"), Map.of("pattern", ".*[a-z]"))));
     }
 
     @Test
@@ -136,6 +142,31 @@ class CustomResourceDefinitionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(Tree.Node.class.getName() + " contains itself (through Tree > Node): a CRD's structural"
                         + " schema cannot describe a recursive type");
+    }
+
+    @Test
+    void mainWritesOneFilePerClass(@TempDir Path directory) throws Exception {
+        CustomResourceDefinitions.main(new String[] {directory.resolve("crds").toString(), Widget.class.getName(),
+                Gadget.class.getName()});
+
+        assertThat(Files.readString(directory.resolve("crds/widgets.test.watchkeeper.dev.yaml")))
+                .isEqualTo(CustomResourceDefinitions.yaml(Widget.class));
+        assertThat(Files.readString(directory.resolve("crds/gadgets.test.watchkeeper.dev.yaml")))
+                .isEqualTo(CustomResourceDefinitions.yaml(Gadget.class));
+    }
+
+    @Test
+    void aSizeOnANumberIsRefused() {
+        assertThatThrownBy(() -> CustomResourceDefinitions.definition(Sized.class))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("@Size on ").hasMessageEndingWith("count, which is no string, list or map");
+    }
+
+    @KubernetesResource(group = "test.watchkeeper.dev", version = "v1", plural = "sizeds")
+    static class Sized extends Unannotated {
+
+        @jakarta.validation.constraints.Size(max = 3)
+        int count;
     }
 
     @Test

@@ -68,7 +68,15 @@ class Widget implements KubernetesObject {
         int replicas;
 
         @SerializedName("min_replicas")
+        @Min(1)
+        @Min(value = 2, groups = Strict.class)
+        @Max(8)
+        @Max(value = 5, groups = Strict.class)
         Integer minReplicas;
+
+        @Pattern(regexp = "[a-z-]+")
+        @Pattern(regexp = ".*[a-z]", message = "ends with a letter")
+        String suffix;
 
         long bytes;
         double ratio;
@@ -95,6 +103,9 @@ class Widget implements KubernetesObject {
 
         static final String IGNORED = "static";
         transient String cached;
+    }
+
+    interface Strict {
     }
 
     static class Port {

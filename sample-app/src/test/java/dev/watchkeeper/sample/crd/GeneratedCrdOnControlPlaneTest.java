@@ -86,4 +86,35 @@ class GeneratedCrdOnControlPlaneTest extends GeneratedCrdScenario {
         return json(Map.of("apiVersion", "example.com/v1", "kind", "Database",
                 "metadata", Map.of("namespace", namespace, "name", name), "spec", spec));
     }
+
+    @Test
+    void everyOtherSchemaFeatureIsAcceptedAndReadsBack() throws ApiException {
+        new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", client)
+                .create(new DynamicKubernetesObject(json(CustomResourceDefinitions.definition(Gizmo.class))))
+                .throwsApiException();
+        DynamicKubernetesApi gizmos = new DynamicKubernetesApi("test.watchkeeper.dev", "v1beta1", "gizmos", client);
+        await().atMost(Duration.ofSeconds(30)).until(() -> gizmos.list().isSuccess());
+        Map<String, Object> spec = Map.ofEntries(Map.entry("replicas", 2), Map.entry("size", "1Gi"),
+                Map.entry("port", 8080), Map.entry("ratio", 0.5), Map.entry("bytes", 5_000_000_000L),
+                Map.entry("since", "2026-12-04T06:00:00Z"), Map.entry("blob", "aGk="),
+                Map.entry("anything", List.of(1, "two")), Map.entry("raw", Map.of("a", Map.of("b", true))),
+                Map.entry("extra", Map.of("x", 1)),
+                Map.entry("template", Map.of("apiVersion", "v1", "kind", "ConfigMap",
+                        "metadata", Map.of("name", "t"), "data", Map.of("k", "v"))),
+                Map.entry("groups", Map.of("g", List.of("a", "b"))), Map.entry("tags", List.of("x", "y")),
+                Map.entry("label", "ab-c"), Map.entry("weights", List.of(1, 2)));
+        JsonObject written = json(Map.of("apiVersion", "test.watchkeeper.dev/v1beta1", "kind", "Gizmo",
+                "metadata", Map.of("name", "everything"), "spec", spec));
+
+        gizmos.create(new DynamicKubernetesObject(written)).throwsApiException();
+
+        assertThat(gizmos.get("everything").throwsApiException().getObject().getRaw().get("spec"))
+                .isEqualTo(written.get("spec"));
+        KubernetesApiResponse<DynamicKubernetesObject> refused = gizmos.create(new DynamicKubernetesObject(json(Map.of(
+                "apiVersion", "test.watchkeeper.dev/v1beta1", "kind", "Gizmo", "metadata", Map.of("name", "bad"),
+                "spec", Map.of("label", "ab-", "tags", List.of("x", "x"))))));
+        assertThat(refused.getHttpStatusCode()).isEqualTo(422);
+        assertThat(refused.getStatus().getMessage()).contains("spec.label: Invalid value: \"ab-\"")
+                .contains("spec.tags[1]: Duplicate value: \"x\"");
+    }
 }
