@@ -41,7 +41,9 @@ final class StartUpCustomResourceDefinitions {
     /** How long a CRD may take to be Established: the API server needs a moment to serve a new resource. */
     static final Duration ESTABLISHED_WITHIN = Duration.ofSeconds(60);
 
-    private static final Duration POLL = Duration.ofMillis(100);
+    /** The first wait between two reads of a CRD, doubled after each up to {@link #LONGEST_POLL}. */
+    private static final Duration FIRST_POLL = Duration.ofMillis(100);
+    private static final Duration LONGEST_POLL = Duration.ofSeconds(5);
     private static final Logger log = LoggerFactory.getLogger(StartUpCustomResourceDefinitions.class);
 
     private final DynamicKubernetesApi definitions;
@@ -115,6 +117,7 @@ final class StartUpCustomResourceDefinitions {
         Instant deadline = time.clock().instant().plus(ESTABLISHED_WITHIN);
         Object monitor = new Object();
         String last = "not read yet";
+        Duration poll = FIRST_POLL;
         while (time.clock().instant().isBefore(deadline)) {
             KubernetesApiResponse<DynamicKubernetesObject> read = definitions.get(name);
             if (read.isSuccess()) {
@@ -126,8 +129,9 @@ final class StartUpCustomResourceDefinitions {
                 last = "HTTP " + read.getHttpStatusCode() + ": " + message(read);
             }
             synchronized (monitor) {
-                time.await(monitor, POLL, () -> false);
+                time.await(monitor, poll, () -> false);
             }
+            poll = poll.multipliedBy(2).compareTo(LONGEST_POLL) > 0 ? LONGEST_POLL : poll.multipliedBy(2);
         }
         throw new IllegalStateException("watchkeeper.crds.apply: the CRD " + name + " was not Established within "
                 + ESTABLISHED_WITHIN.toSeconds() + "s; last seen: " + last);

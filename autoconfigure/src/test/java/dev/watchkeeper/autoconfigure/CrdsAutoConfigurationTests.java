@@ -1,17 +1,25 @@
 package dev.watchkeeper.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.gson.JsonObject;
+import com.sun.net.httpserver.HttpServer;
 import dev.watchkeeper.annotation.KubernetesResource;
 import dev.watchkeeper.annotation.Reconciler;
+import dev.watchkeeper.test.VirtualTime;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -61,6 +69,39 @@ class CrdsAutoConfigurationTests {
                         + " (from " + Gadget.class.getName() + ") failed with HTTP 403: ")
                 .hasMessageEndingWith("; the application needs the right to get and patch customresourcedefinitions"
                         + " (apiextensions.k8s.io), or leave watchkeeper.crds.apply off and apply them at deploy time"));
+    }
+
+    @Test
+    void aCrdNeverEstablishedStopsStartUpWithItsLastStatus() throws IOException {
+        HttpServer notEstablishing = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        AtomicInteger requests = new AtomicInteger();
+        notEstablishing.createContext("/", exchange -> {   // the apply and every read: a CRD whose names conflict
+            requests.incrementAndGet();
+            byte[] body = ("{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":\"CustomResourceDefinition\","
+                    + "\"metadata\":{\"name\":\"gadgets.test.watchkeeper.dev\"},\"status\":{\"conditions\":"
+                    + "[{\"type\":\"NamesAccepted\",\"status\":\"False\"}]}}").getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        notEstablishing.start();
+        try {
+            VirtualTime time = new VirtualTime();
+            StartUpCustomResourceDefinitions crds = new StartUpCustomResourceDefinitions(new ApiClient()
+                    .setBasePath("http://127.0.0.1:" + notEstablishing.getAddress().getPort()), time);
+
+            assertThatThrownBy(() -> crds.apply(Set.of(Gadget.class))).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("watchkeeper.crds.apply: the CRD gadgets.test.watchkeeper.dev was not Established"
+                            + " within 60s; last seen: {\"conditions\":[{\"type\":\"NamesAccepted\","
+                            + "\"status\":\"False\"}]}");
+            assertThat(time.clock().instant()).isAfterOrEqualTo(VirtualTime.DEFAULT_START
+                    .plus(StartUpCustomResourceDefinitions.ESTABLISHED_WITHIN));
+            // the apply; a read at once and after waits of 0.1, 0.2 … 3.2 s; then one every 5 s up to 60 s
+            assertThat(requests).hasValue(1 + 7 + 10);
+        } finally {
+            notEstablishing.stop(0);
+        }
     }
 
     private Optional<JsonObject> crd(String plural) {
