@@ -8,7 +8,8 @@ import java.lang.annotation.Target;
 
 /**
  * Declares the API resource of a custom {@code KubernetesObject} class, so {@link Reconciler @Reconciler}, {@code owns}
- * and {@code watches} can use the class without repeating group, version and plural.
+ * and {@code watches} can use the class without repeating group, version and plural; also what
+ * {@code CustomResourceDefinitions} generates the class's CRD from.
  *
  * <pre>{@code
  * @KubernetesResource(group = "samples.watchkeeper.dev", version = "v1", plural = "configmapgenerators")
