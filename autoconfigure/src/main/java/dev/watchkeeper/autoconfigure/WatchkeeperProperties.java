@@ -38,12 +38,14 @@ import org.springframework.util.unit.DataSize;
  * @param shard       Which slice of the objects this deployment reconciles
  * @param watchers    Watchers declared in properties, and overrides of other watchers, by watcher name
  * @param reconcilers Per-reconciler overrides, by reconciler name
+ * @param crds        Whether start-up applies the CRDs of the reconcilers' custom resources
  */
 @ConfigurationProperties("watchkeeper")
 public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @DefaultValue Backoff backoff,
         @DefaultValue Watch watch, @DefaultValue Reconcile reconcile, @DefaultValue Readiness readiness,
         @DefaultValue LeaderElection leaderElection, @DefaultValue Sharding sharding, @DefaultValue Shard shard, Map<String, WatcherProperties> watchers,
-        Map<String, ReconcilerProperties> reconcilers) {
+        Map<String, ReconcilerProperties> reconcilers,
+        @DefaultValue Crds crds) {
 
     public WatchkeeperProperties {
         watchers = watchers == null ? Map.of() : Map.copyOf(watchers);
@@ -59,6 +61,16 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      *                      secondaries are not filtered, so owned objects need not carry the label)
      */
     public record Shard(String labelSelector) {
+    }
+
+    /**
+     * CustomResourceDefinitions generated from the custom resource classes ({@code CustomResourceDefinitions}).
+     *
+     * @param apply For development: before any watcher starts, server-side apply (field manager
+     *              {@code watchkeeper}) the CRD of every {@code @KubernetesResource} class a reconciler reads, and wait
+     *              until each is Established; needs the right to patch CRDs
+     */
+    public record Crds(@DefaultValue("false") boolean apply) {
     }
 
     /**

@@ -8,7 +8,8 @@ import java.lang.annotation.Target;
 
 /**
  * Declares the API resource of a custom {@code KubernetesObject} class, so {@link Reconciler @Reconciler}, {@code owns}
- * and {@code watches} can use the class without repeating group, version and plural.
+ * and {@code watches} can use the class without repeating group, version and plural; also what
+ * {@code CustomResourceDefinitions} generates the class's CRD from.
  *
  * <pre>{@code
  * @KubernetesResource(group = "samples.watchkeeper.dev", version = "v1", plural = "configmapgenerators")
@@ -28,4 +29,10 @@ public @interface KubernetesResource {
     String plural();
 
     boolean namespaced() default true;
+
+    /** The kind, for the generated CRD; empty = the class's simple name. */
+    String kind() default "";
+
+    /** Short names for {@code kubectl}, for the generated CRD. */
+    String[] shortNames() default {};
 }

@@ -1,9 +1,13 @@
 package dev.watchkeeper.sample.generator;
 
 import dev.watchkeeper.annotation.KubernetesResource;
+import dev.watchkeeper.annotation.PrinterColumn;
+import dev.watchkeeper.annotation.ValidationRule;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Condition;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -19,9 +23,14 @@ import java.util.Map;
  * metadata: {name: greetings, namespace: default}
  * spec: {replicas: 2, namePrefix: hello, content: {greeting: "hello, world"}}
  * </pre>
+ *
+ * Its CRD, {@code deploy/01-crd.yaml}, is generated from this class ({@code CustomResourceDefinitions}).
  */
 @KubernetesResource(group = ConfigMapGenerator.GROUP, version = ConfigMapGenerator.VERSION,
-        plural = ConfigMapGenerator.PLURAL)
+        plural = ConfigMapGenerator.PLURAL, shortNames = "cmg")
+@PrinterColumn(name = "Replicas", type = "integer", jsonPath = ".spec.replicas")
+@PrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
+@PrinterColumn(name = "Age", type = "date", jsonPath = ".metadata.creationTimestamp")
 public class ConfigMapGenerator implements KubernetesObject {
 
     public static final String GROUP = "samples.watchkeeper.dev";
@@ -88,9 +97,13 @@ public class ConfigMapGenerator implements KubernetesObject {
     }
 
     /** What to generate. */
+    @ValidationRule(value = "!has(self.namePrefix) || !self.namePrefix.endsWith('-')",
+            message = "namePrefix must not end with '-': the ConfigMaps' names add '-<i>'")
     public static class Spec {
 
+        @NotNull
         private Map<String, String> content = new LinkedHashMap<>();
+        @Min(0)
         private Integer replicas;
         private String namePrefix;
 
