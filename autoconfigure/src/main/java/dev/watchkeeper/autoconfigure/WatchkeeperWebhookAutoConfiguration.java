@@ -5,6 +5,7 @@ import dev.watchkeeper.internal.concurrent.DaemonThreads;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import io.kubernetes.client.openapi.ApiClient;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -39,7 +40,11 @@ public final class WatchkeeperWebhookAutoConfiguration {
     WatchkeeperWebhooks watchkeeperWebhooks(ApiClient client, WebhookAnnotationBeanPostProcessor found,
             WebhookProperties properties, Environment environment) {
         ThreadFactory threads = WatchkeeperThreads.of(environment);
-        return new WatchkeeperWebhooks(client, found, properties, environment,
-                threads != null ? threads : DaemonThreads.factory());
+        AtomicInteger count = new AtomicInteger();
+        return new WatchkeeperWebhooks(client, found, properties, environment, threads != null ? threads : body -> {
+            Thread thread = DaemonThreads.newThread(body);
+            thread.setName("watchkeeper-webhook-" + count.incrementAndGet());
+            return thread;
+        });
     }
 }
