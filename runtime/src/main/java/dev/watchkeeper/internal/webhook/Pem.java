@@ -16,6 +16,8 @@ import org.bouncycastle.openssl.PEMKeyPair;
 import org.bouncycastle.openssl.PEMParser;
 import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 import org.bouncycastle.openssl.jcajce.JcaPEMWriter;
+import org.bouncycastle.openssl.jcajce.JcaPKCS8Generator;
+import org.bouncycastle.util.io.pem.PemGenerationException;
 
 /**
  * PEM in and out, as Secrets and cert-manager's files hold it: certificates, and private keys in PKCS#8 or the
@@ -30,8 +32,13 @@ final class Pem {
         return write(certificates.toArray());
     }
 
+    /** PKCS#8 ({@code PRIVATE KEY}), the form every reader takes. */
     static String privateKey(PrivateKey key) {
-        return write(key);
+        try {
+            return write(new JcaPKCS8Generator(key, null));
+        } catch (PemGenerationException e) {
+            throw new IllegalStateException("cannot write a " + key.getAlgorithm() + " key as PKCS#8", e);
+        }
     }
 
     /**
@@ -56,8 +63,8 @@ final class Pem {
         try (PEMParser parser = new PEMParser(new StringReader(new String(pem, StandardCharsets.US_ASCII)))) {
             JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
             for (Object read = parser.readObject(); read != null; read = parser.readObject()) {
-                if (read instanceof PEMKeyPair pair) {
-                    return converter.getKeyPair(pair).getPrivate();
+                if (read instanceof PEMKeyPair pair) { // PKCS#1 or SEC 1, whose public part may be absent
+                    return converter.getPrivateKey(pair.getPrivateKeyInfo());
                 }
                 if (read instanceof PrivateKeyInfo info) {
                     return converter.getPrivateKey(info);
