@@ -39,9 +39,11 @@ class WebhookCertificateSecretOnControlPlaneIntegrationTests {
                     .<Callable<ServingCertificate>>map(replica -> () -> new SecretCertificates(plane.apiClient(),
                             namespace.name(), "raced", HOSTS, List.of(), clock).current())
                     .toList();
-            List<ServingCertificate> served = replicas.invokeAll(starts).stream().map(WebhookCertificateSecretOnControlPlaneIntegrationTests::get).toList();
+            List<ServingCertificate> served = replicas.invokeAll(starts).stream()
+                    .map(WebhookCertificateSecretOnControlPlaneIntegrationTests::get).toList();
 
-            assertThat(served).extracting(certificate -> certificate.chain().get(0)).containsOnly(served.get(0).chain().get(0));
+            assertThat(served).extracting(certificate -> certificate.chain().get(0))
+                    .containsOnly(served.get(0).chain().get(0));
             assertThat(served).extracting(ServingCertificate::key).containsOnly(served.get(0).key());
         } finally {
             replicas.shutdownNow();

@@ -2,9 +2,13 @@ package dev.watchkeeper.autoconfigure.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.autoconfigure.WatchkeeperWebhooks;
+import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
+import dev.watchkeeper.autoconfigure.endpoint.WebhooksDescriptor;
+import dev.watchkeeper.autoconfigure.endpoint.WebhooksDescriptor.WebhookDescriptor;
 import dev.watchkeeper.test.boot.AutoConfigureRealKubeApi;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import dev.watchkeeper.test.controlplane.TestNamespace;
@@ -53,7 +57,8 @@ import org.springframework.test.context.DynamicPropertySource;
 @AutoConfigureRealKubeApi
 @SpringBootTest(classes = WebhooksOnControlPlaneIntegrationTests.App.class, properties = {
         "spring.application.name=" + WebhooksOnControlPlaneIntegrationTests.NAME,
-        "watchkeeper.webhooks.register=true"})
+        "watchkeeper.webhooks.register=true",
+        "management.endpoints.web.exposure.include=watchkeeper"})
 @DirtiesContext
 class WebhooksOnControlPlaneIntegrationTests {
 
@@ -68,6 +73,9 @@ class WebhooksOnControlPlaneIntegrationTests {
 
     @Autowired
     WatchkeeperWebhooks webhooks;
+
+    @Autowired
+    WatchkeeperEndpoint endpoint;
 
     CoreV1Api core;
     String namespace;
@@ -167,6 +175,23 @@ class WebhooksOnControlPlaneIntegrationTests {
         assertThat(registered.getSideEffects()).isEqualTo("None");
         assertThat(webhooks.service().orElseThrow().certificateNotAfter())
                 .isAfter(Instant.now().plus(Duration.ofDays(300)));
+    }
+
+    @Test
+    void theEndpointListsTheWebhooksAndTheCertificatesExpiry() {
+        WebhooksDescriptor described = endpoint.watchkeeper().webhooks();
+
+        assertThat(described.port()).isEqualTo(PORT);
+        assertThat(described.certificateSource()).isEqualTo("Secret default/" + SECRET + " (made by the starter)");
+        assertThat(described.certificateNotAfter()).isEqualTo(webhooks.service().orElseThrow().certificateNotAfter());
+        assertThat(described.webhooks()).extracting(WebhookDescriptor::name, WebhookDescriptor::kind,
+                WebhookDescriptor::resource, WebhookDescriptor::operations, WebhookDescriptor::path)
+                .containsExactly(
+                        tuple("no-passwords.webhooks-it.watchkeeper.dev", "VALIDATING", "v1/configmaps",
+                                List.of(Operation.CREATE, Operation.UPDATE),
+                                "/validate/no-passwords.webhooks-it.watchkeeper.dev"),
+                        tuple("default-tier.webhooks-it.watchkeeper.dev", "MUTATING", "v1/configmaps",
+                                List.of(Operation.CREATE), "/mutate/default-tier.webhooks-it.watchkeeper.dev"));
     }
 
     private V1ConfigMap configMap(String name, Map<String, String> data) {
