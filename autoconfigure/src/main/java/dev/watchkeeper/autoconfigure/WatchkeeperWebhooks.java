@@ -1,6 +1,7 @@
 package dev.watchkeeper.autoconfigure;
 
 import dev.watchkeeper.internal.annotation.WebhookAnnotationBeanPostProcessor;
+import dev.watchkeeper.internal.api.ApiErrors;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.internal.webhook.CertificateSource;
@@ -65,9 +66,9 @@ public final class WatchkeeperWebhooks implements SmartLifecycle {
 
     @Override
     public synchronized void start() {
-        running = true;
         List<DeclaredWebhook> webhooks = found.webhooks();
         if (webhooks.isEmpty()) {
+            running = true;
             return;
         }
         WebhookClientConfig clientConfig = clientConfig();
@@ -84,9 +85,15 @@ public final class WatchkeeperWebhooks implements SmartLifecycle {
             started.start();
         } catch (Exception e) {
             started.close();
-            throw new IllegalStateException("cannot start the webhooks: " + e.getMessage(), e);
+            throw new IllegalStateException("cannot start the webhooks: " + ApiErrors.describe(e), e);
+        }
+        if (!properties.register()) {
+            log.info("watchkeeper.webhooks.register=false: the webhook configurations, applied by someone else, must"
+                    + " call {} and trust the CA of {}", clientConfig != null ? clientConfig : "this server",
+                    started.certificateSource());
         }
         service = started;
+        running = true;
         refresher = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory());
         refresher.scheduleWithFixedDelay(this::refresh, REFRESH_PERIOD.toMillis(), REFRESH_PERIOD.toMillis(),
                 TimeUnit.MILLISECONDS);
@@ -97,7 +104,7 @@ public final class WatchkeeperWebhooks implements SmartLifecycle {
             service.refresh();
         } catch (Exception e) { // the certificate being served stays; the next period tries again
             log.warn("could not check the webhooks' certificate from {}: {}", service.certificateSource(),
-                    e.getMessage(), e);
+                    ApiErrors.describe(e), e);
         }
     }
 

@@ -28,6 +28,8 @@ public final class WebhookService implements AutoCloseable {
     private final ExecutorService threads;
     private ServingKeyManager keys;
     private WebhookServer server;
+    /** The CA bundle the webhooks were last registered with; {@code null} before. */
+    private byte[] registeredBundle;
 
     /**
      * @param registration {@code null} when the configurations are registered by someone else
@@ -56,24 +58,27 @@ public final class WebhookService implements AutoCloseable {
         register(certificate);
     }
 
-    /** Takes up a renewed or changed certificate; registers again when its CA bundle changed. */
+    /**
+     * Takes up a renewed or changed certificate. When its CA bundle changed, the webhooks are registered with the
+     * new bundle first, so the API server trusts the new certificate by the time it is served; a registration that
+     * fails leaves the old certificate served, and the next refresh tries again.
+     */
     public synchronized void refresh() throws Exception {
         ServingCertificate certificate = certificates.current();
-        ServingCertificate served = keys.current();
-        if (certificate == served) {
-            return;
-        }
-        keys.serve(certificate);
-        log.info("serving the webhooks' new certificate from {}, valid until {}", certificates.describe(),
-                certificate.notAfter());
-        if (!Arrays.equals(certificate.caBundle(), served.caBundle())) {
+        if (registration != null && !Arrays.equals(certificate.caBundle(), registeredBundle)) {
             register(certificate);
+        }
+        if (certificate != keys.current()) {
+            keys.serve(certificate);
+            log.info("serving the webhooks' new certificate from {}, valid until {}", certificates.describe(),
+                    certificate.notAfter());
         }
     }
 
     private void register(ServingCertificate certificate) throws Exception {
         if (registration != null) {
             List<String> applied = registration.apply(client, definitions(), certificate.caBundle());
+            registeredBundle = certificate.caBundle();
             log.info("registered the webhooks {}", applied);
         }
     }
