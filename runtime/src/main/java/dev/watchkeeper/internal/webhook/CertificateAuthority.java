@@ -44,7 +44,7 @@ record CertificateAuthority(X509Certificate certificate, PrivateKey key) {
     /** How long a serving certificate lasts before the CA issues the next one. */
     static final Duration SERVING_VALIDITY = Duration.ofDays(365);
     /** Certificates start this long in the past, for clocks a little behind this one. */
-    private static final Duration BACKDATE = Duration.ofHours(1);
+    static final Duration BACKDATE = Duration.ofHours(1);
     private static final String SIGNATURE = "SHA256withECDSA";
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -74,7 +74,7 @@ record CertificateAuthority(X509Certificate certificate, PrivateKey key) {
         try {
             X509v3CertificateBuilder builder = builder(
                     X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()), new X500Name("CN=" + commonName),
-                    keys.getPublic(), now, SERVING_VALIDITY)
+                    keys.getPublic(), now, servingValidity(now))
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
                     .addExtension(Extension.extendedKeyUsage, false,
@@ -87,6 +87,12 @@ record CertificateAuthority(X509Certificate certificate, PrivateKey key) {
         } catch (CertIOException | GeneralSecurityException e) {
             throw new IllegalStateException("cannot issue the webhook serving certificate: " + e.getMessage(), e);
         }
+    }
+
+    /** {@link #SERVING_VALIDITY}, or less: a certificate never outlives the CA that issued it. */
+    private Duration servingValidity(Instant now) {
+        Duration left = Duration.between(now, certificate.getNotAfter().toInstant());
+        return left.compareTo(SERVING_VALIDITY) < 0 ? left : SERVING_VALIDITY;
     }
 
     private static X509v3CertificateBuilder builder(X500Name issuer, X500Name subject, PublicKey key, Instant now,

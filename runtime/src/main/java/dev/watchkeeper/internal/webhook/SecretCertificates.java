@@ -7,15 +7,18 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
 import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,19 +26,31 @@ import org.slf4j.LoggerFactory;
 /**
  * A CA and a serving certificate the starter makes itself and keeps in a Secret, so every replica serves the same
  * pair and the webhook configurations' caBundle stays valid across restarts. The first replica to find no Secret
- * creates it; one that loses that race (409) reads the winner's. A serving certificate that expires within
- * {@link #RENEW_BEFORE}, or does not name every host the API server may call, is issued again by the same CA and
- * the Secret replaced with its resourceVersion (a 409 means another replica renewed first: its pair is read), so
- * renewal needs no new caBundle. The CA itself is not rotated.
+ * creates it; one that loses that race (409) reads the winner's. Each call reads the Secret (one GET, a minute
+ * apart) and writes it, with its resourceVersion, only when something is due; a 409 then means another replica
+ * wrote first, and its Secret is read again.
  *
- * <p>The Secret (type {@code kubernetes.io/tls}) holds {@code tls.crt}, {@code tls.key}, {@code ca.crt} and the CA's
- * key, {@code ca.key}: whoever can read it can issue certificates the webhooks' API server trusts, so grant
- * {@code get} on it to the application alone.
+ * <p>What falls due: a serving certificate that expires within {@link #RENEW_BEFORE} or does not name every host is
+ * issued again by the current CA (the caBundle does not change). A CA that expires within
+ * {@link #CA_RENEW_BEFORE} is rotated with an overlap: a new CA joins the bundle ({@code ca.crt}: the new CA
+ * first, then every older one not yet expired), the serving certificate stays for {@link #CA_OVERLAP} while the
+ * webhooks are registered with the longer bundle, and only then is it issued by the new CA.
+ *
+ * <p>The Secret (type {@code kubernetes.io/tls}) holds {@code tls.crt}, {@code tls.key}, {@code ca.crt} and the
+ * current CA's key, {@code ca.key}: whoever can read it can issue certificates the webhooks' API server trusts, so
+ * grant {@code get} on it to the application alone.
  */
 public final class SecretCertificates implements CertificateSource {
 
-    /** Renewed this long before it expires, so a replica that checks only at start still renews in time. */
+    /** A serving certificate is renewed this long before it expires. */
     static final Duration RENEW_BEFORE = Duration.ofDays(30);
+    /** A CA is rotated this long before it expires. */
+    static final Duration CA_RENEW_BEFORE = Duration.ofDays(365);
+    /**
+     * How long a new CA is in the bundle before a certificate it issued is served: every replica's refresh (a
+     * minute apart) registers the bundle, and the API server takes the configuration up within moments.
+     */
+    static final Duration CA_OVERLAP = Duration.ofHours(1);
     private static final String CA_KEY = "ca.key";
     private static final int ATTEMPTS = 3;
     private static final Logger log = LoggerFactory.getLogger(SecretCertificates.class);
@@ -47,6 +62,7 @@ public final class SecretCertificates implements CertificateSource {
     private final List<String> ipAddresses;
     private final Clock clock;
     private ServingCertificate current;
+    private String currentVersion;
 
     /**
      * @param dnsNames, ipAddresses what the serving certificate must name: every host in the webhooks' URL or
@@ -65,16 +81,13 @@ public final class SecretCertificates implements CertificateSource {
         this.clock = clock;
     }
 
+    /** The same instance as last time while the Secret is unchanged and nothing is due. */
     @Override
     public synchronized ServingCertificate current() throws ApiException {
-        if (current != null && usable(current.chain().get(0))) {
-            return current;
-        }
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             V1Secret secret = read();
             try {
-                current = secret == null ? create() : renewIfNeeded(secret);
-                return current;
+                return secret == null ? create() : update(secret);
             } catch (ApiException e) {
                 if (e.getCode() != HttpURLConnection.HTTP_CONFLICT || attempt == ATTEMPTS) {
                     throw e;
@@ -105,15 +118,20 @@ public final class SecretCertificates implements CertificateSource {
         Instant now = clock.instant();
         CertificateAuthority authority = CertificateAuthority.create(name + "-ca", now);
         ServingCertificate serving = authority.issue(dnsNames, ipAddresses, now);
-        core.createNamespacedSecret(namespace, secret(new V1Secret().metadata(new V1ObjectMeta().name(name)
-                .namespace(namespace).labels(Map.of("app.kubernetes.io/managed-by", "watchkeeper"))),
+        V1Secret created = core.createNamespacedSecret(namespace, secret(new V1Secret().metadata(new V1ObjectMeta()
+                .name(name).namespace(namespace).labels(Map.of("app.kubernetes.io/managed-by", "watchkeeper"))),
                 authority, serving)).execute();
         log.info("created a webhook CA and serving certificate in Secret {}/{}, valid until {}", namespace, name,
                 serving.notAfter());
-        return serving;
+        return remember(serving, created);
     }
 
-    private ServingCertificate renewIfNeeded(V1Secret secret) throws ApiException {
+    /** The Secret's pair, after writing what is due. */
+    private ServingCertificate update(V1Secret secret) throws ApiException {
+        if (current != null && Objects.equals(secret.getMetadata().getResourceVersion(), currentVersion)
+                && !due(current)) {
+            return current;
+        }
         Map<String, byte[]> data = secret.getData() == null ? Map.of() : secret.getData();
         for (String key : List.of("tls.crt", "tls.key", "ca.crt", CA_KEY)) {
             if (data.get(key) == null) {
@@ -123,24 +141,76 @@ public final class SecretCertificates implements CertificateSource {
             }
         }
         String source = "Secret " + namespace + "/" + name;
-        List<X509Certificate> authorities = Pem.readCertificates(data.get("ca.crt"), source + " ca.crt");
-        ServingCertificate stored = new ServingCertificate(Pem.readPrivateKey(data.get("tls.key"), source + " tls.key"),
-                Pem.readCertificates(data.get("tls.crt"), source + " tls.crt"), authorities);
-        if (usable(stored.chain().get(0))) {
-            return stored;
-        }
-        CertificateAuthority authority = new CertificateAuthority(authorities.get(0),
+        Instant now = clock.instant();
+        List<X509Certificate> bundle = Pem.readCertificates(data.get("ca.crt"), source + " ca.crt");
+        CertificateAuthority authority = new CertificateAuthority(bundle.get(0),
                 Pem.readPrivateKey(data.get(CA_KEY), source + " " + CA_KEY));
-        ServingCertificate renewed = authority.issue(dnsNames, ipAddresses, clock.instant());
-        core.replaceNamespacedSecret(name, namespace, secret(secret, authority, renewed)).execute();
-        log.info("renewed the webhook serving certificate in {} (it expired {} or named other hosts), valid until {}",
-                source, stored.notAfter(), renewed.notAfter());
-        return renewed;
+        ServingCertificate serving = new ServingCertificate(Pem.readPrivateKey(data.get("tls.key"), source + " tls.key"),
+                Pem.readCertificates(data.get("tls.crt"), source + " tls.crt"), bundle);
+        List<String> changes = new ArrayList<>();
+        CertificateAuthority stored = authority;
+        if (expiresWithin(stored.certificate(), CA_RENEW_BEFORE, now)) {
+            authority = CertificateAuthority.create(name + "-ca", now);
+            changes.add("added a new CA to the bundle, the old one expiring " + bundle.get(0).getNotAfter().toInstant());
+        }
+        boolean overlapOver = !now.isBefore(madeAt(authority.certificate()).plus(CA_OVERLAP));
+        if (!usable(serving.chain().get(0), now)) { // during the overlap, from the CA the API server trusts already
+            serving = (overlapOver ? authority : stored).issue(dnsNames, ipAddresses, now);
+            changes.add("issued a serving certificate valid until " + serving.notAfter());
+        } else if (overlapOver && !issuedBy(serving.chain().get(0), authority.certificate())) {
+            serving = authority.issue(dnsNames, ipAddresses, now);
+            changes.add("issued a serving certificate by the new CA, valid until " + serving.notAfter());
+        }
+        List<X509Certificate> authorities = new ArrayList<>();
+        authorities.add(authority.certificate());
+        X509Certificate newest = authority.certificate();
+        bundle.stream().filter(ca -> !ca.equals(newest) && ca.getNotAfter().toInstant().isAfter(now))
+                .forEach(authorities::add);
+        ServingCertificate result = new ServingCertificate(serving.key(), serving.chain(), authorities);
+        if (changes.isEmpty() && authorities.equals(bundle)) {
+            return remember(result, secret);
+        }
+        V1Secret written = core.replaceNamespacedSecret(name, namespace, secret(secret, authority, result)).execute();
+        log.info("{}: {}", source, changes.isEmpty() ? "dropped expired CAs from the bundle" : String.join("; ", changes));
+        return remember(result, written);
+    }
+
+    private ServingCertificate remember(ServingCertificate certificate, V1Secret secret) {
+        current = certificate;
+        currentVersion = secret.getMetadata().getResourceVersion();
+        return certificate;
+    }
+
+    /** Something to write even though the Secret is as last read: a certificate or CA falls due. */
+    private boolean due(ServingCertificate certificate) {
+        Instant now = clock.instant();
+        X509Certificate newest = certificate.authorities().get(0);
+        return !usable(certificate.chain().get(0), now) || expiresWithin(newest, CA_RENEW_BEFORE, now)
+                || !issuedBy(certificate.chain().get(0), newest)
+                        && !now.isBefore(madeAt(newest).plus(CA_OVERLAP));
+    }
+
+    /** By signature: a rotated CA keeps its predecessor's name. */
+    private static boolean issuedBy(X509Certificate certificate, X509Certificate authority) {
+        try {
+            certificate.verify(authority.getPublicKey());
+            return true;
+        } catch (GeneralSecurityException e) {
+            return false;
+        }
+    }
+
+    private static Instant madeAt(X509Certificate authority) {
+        return authority.getNotBefore().toInstant().plus(CertificateAuthority.BACKDATE);
+    }
+
+    private static boolean expiresWithin(X509Certificate certificate, Duration margin, Instant now) {
+        return certificate.getNotAfter().toInstant().isBefore(now.plus(margin));
     }
 
     /** Valid for longer than {@link #RENEW_BEFORE} and naming every host. */
-    private boolean usable(X509Certificate certificate) {
-        if (certificate.getNotAfter().toInstant().isBefore(clock.instant().plus(RENEW_BEFORE))) {
+    private boolean usable(X509Certificate certificate, Instant now) {
+        if (expiresWithin(certificate, RENEW_BEFORE, now)) {
             return false;
         }
         Set<String> named = new HashSet<>();
@@ -158,7 +228,7 @@ public final class SecretCertificates implements CertificateSource {
         Map<String, byte[]> data = new LinkedHashMap<>();
         data.put("tls.crt", Pem.certificates(serving.chain()).getBytes(StandardCharsets.US_ASCII));
         data.put("tls.key", Pem.privateKey(serving.key()).getBytes(StandardCharsets.US_ASCII));
-        data.put("ca.crt", Pem.certificates(List.of(authority.certificate())).getBytes(StandardCharsets.US_ASCII));
+        data.put("ca.crt", Pem.certificates(serving.authorities()).getBytes(StandardCharsets.US_ASCII));
         data.put(CA_KEY, Pem.privateKey(authority.key()).getBytes(StandardCharsets.US_ASCII));
         return base.type("kubernetes.io/tls").data(data);
     }
