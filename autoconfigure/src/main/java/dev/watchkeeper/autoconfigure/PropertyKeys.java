@@ -16,9 +16,10 @@ import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.StandardEnvironment;
 
 /**
- * The keys {@link WatchkeeperProperties} and {@link WebhookProperties} bind, read from its records (a map entry is one element, {@code *} here),
- * and the check that the application's configuration sets no other key under {@code watchkeeper.}: Boot would
- * ignore a misspelt {@code watchkeeper.backof.max-interval}, so start-up fails naming the nearest known key.
+ * The keys {@link WatchkeeperProperties} and {@link WebhookProperties} bind, read from their records (a map entry is
+ * one element, {@code *} here), and the check that the application's configuration sets no other key under
+ * {@code watchkeeper.}: Boot would ignore a misspelt {@code watchkeeper.backof.max-interval}, so start-up fails
+ * naming the nearest known key.
  * Environment variables and system properties are not checked: other tools use {@code WATCHKEEPER_*} variables and
  * {@code watchkeeper.*} system properties for their own ends.
  *

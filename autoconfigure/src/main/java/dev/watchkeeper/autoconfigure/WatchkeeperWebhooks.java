@@ -160,6 +160,7 @@ public final class WatchkeeperWebhooks implements SmartLifecycle {
     /** The service's namespace, else the pod's, else {@code default}. */
     private String namespace() {
         String namespace = properties.service().namespace();
-        return namespace != null ? namespace : LeaderElectionDefaults.leaseNamespace(LeaderElectionDefaults.NAMESPACE_FILE);
+        return namespace != null ? namespace
+                : LeaderElectionDefaults.leaseNamespace(LeaderElectionDefaults.NAMESPACE_FILE);
     }
 }

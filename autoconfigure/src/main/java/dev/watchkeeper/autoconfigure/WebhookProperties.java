@@ -15,13 +15,22 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * </pre>
  *
  * @param enabled           Serve the application's webhook methods
- * @param port              The webhook server's own port (not the application's web server, so the API server reaches nothing else)
+ * @param port              The webhook server's own port (not the application's web server, so the API server reaches
+ *                          nothing else)
  * @param address           The address the webhook server binds
- * @param url               How the API server reaches the server from outside the cluster, {@code https://host:port} (tests, development); each webhook's path is added to it
+ * @param url               How the API server reaches the server from outside the cluster, {@code https://host:port}
+ *                          (tests, development); each webhook's path is added to it
  * @param service           How the API server reaches the server in the cluster: a Service routing to {@code port}
- * @param certificateDir    A directory with {@code tls.crt}, {@code tls.key} and optionally {@code ca.crt} (as cert-manager mounts a Secret), read again when they change; unset = the starter makes a CA and a certificate and keeps them in {@code certificate-secret}
- * @param certificateSecret The Secret the starter keeps its CA and serving certificate in, shared by every replica, in the service's namespace (else the pod's, else {@code default}); unset = {@code <spring.application.name>-webhook-certificate}
- * @param register          Apply the ValidatingWebhookConfiguration and MutatingWebhookConfiguration named after the application, with the CA bundle, at start-up (needs cluster-wide rights on them); off by default, as a configuration left behind by a stopped application can refuse every write it matches
+ * @param certificateDir    A directory with {@code tls.crt}, {@code tls.key} and optionally {@code ca.crt} (as
+ *                          cert-manager mounts a Secret), read again when they change; unset = the starter makes a CA
+ *                          and a certificate and keeps them in {@code certificate-secret}
+ * @param certificateSecret The Secret the starter keeps its CA and serving certificate in, shared by every replica,
+ *                          in the service's namespace (else the pod's, else {@code default}); unset =
+ *                          {@code <spring.application.name>-webhook-certificate}
+ * @param register          Apply the ValidatingWebhookConfiguration and MutatingWebhookConfiguration named after the
+ *                          application, with the CA bundle, at start-up (needs cluster-wide rights on them); off by
+ *                          default, as a configuration left behind by a stopped application can refuse every write it
+ *                          matches
  */
 @ConfigurationProperties("watchkeeper.webhooks")
 public record WebhookProperties(@DefaultValue("true") boolean enabled, @DefaultValue("9443") int port,

@@ -217,7 +217,7 @@ class WebhooksOnControlPlaneIntegrationTests {
         }
     }
 
-    /** A validating webhook that refuses passwords (and breaks on request), and a mutating one that defaults a label. */
+    /** A validating webhook that refuses passwords (and breaks on request); a mutating one that defaults a label. */
     static class Checks {
 
         @ValidatingWebhook(type = V1ConfigMap.class, name = "no-passwords.webhooks-it.watchkeeper.dev",

@@ -73,7 +73,8 @@ record CertificateAuthority(X509Certificate certificate, PrivateKey key) {
         String commonName = dnsNames.isEmpty() ? ipAddresses.get(0) : dnsNames.get(0);
         try {
             X509v3CertificateBuilder builder = builder(
-                    X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()), new X500Name("CN=" + commonName),
+                    X500Name.getInstance(certificate.getSubjectX500Principal().getEncoded()),
+                    new X500Name("CN=" + commonName),
                     keys.getPublic(), now, servingValidity(now))
                     .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
                     .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))

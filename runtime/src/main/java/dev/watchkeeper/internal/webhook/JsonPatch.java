@@ -88,7 +88,8 @@ public final class JsonPatch {
                     operations.add(operation("add", memberPath, member.getValue()));
                 }
             }
-        } else if (from.isJsonArray() && to.isJsonArray() && from.getAsJsonArray().size() == to.getAsJsonArray().size()) {
+        } else if (from.isJsonArray() && to.isJsonArray()
+                && from.getAsJsonArray().size() == to.getAsJsonArray().size()) {
             JsonArray source = from.getAsJsonArray();
             JsonArray target = to.getAsJsonArray();
             for (int i = 0; i < source.size(); i++) {

@@ -145,13 +145,15 @@ public final class SecretCertificates implements CertificateSource {
         List<X509Certificate> bundle = Pem.readCertificates(data.get("ca.crt"), source + " ca.crt");
         CertificateAuthority authority = new CertificateAuthority(bundle.get(0),
                 Pem.readPrivateKey(data.get(CA_KEY), source + " " + CA_KEY));
-        ServingCertificate serving = new ServingCertificate(Pem.readPrivateKey(data.get("tls.key"), source + " tls.key"),
+        ServingCertificate serving = new ServingCertificate(
+                Pem.readPrivateKey(data.get("tls.key"), source + " tls.key"),
                 Pem.readCertificates(data.get("tls.crt"), source + " tls.crt"), bundle);
         List<String> changes = new ArrayList<>();
         CertificateAuthority stored = authority;
         if (expiresWithin(stored.certificate(), CA_RENEW_BEFORE, now)) {
             authority = CertificateAuthority.create(name + "-ca", now);
-            changes.add("added a new CA to the bundle, the old one expiring " + bundle.get(0).getNotAfter().toInstant());
+            changes.add("added a new CA to the bundle, the old one expiring "
+                    + bundle.get(0).getNotAfter().toInstant());
         }
         boolean overlapOver = !now.isBefore(madeAt(authority.certificate()).plus(CA_OVERLAP));
         if (!usable(serving.chain().get(0), now)) { // during the overlap, from the CA the API server trusts already
@@ -171,7 +173,8 @@ public final class SecretCertificates implements CertificateSource {
             return remember(result, secret);
         }
         V1Secret written = core.replaceNamespacedSecret(name, namespace, secret(secret, authority, result)).execute();
-        log.info("{}: {}", source, changes.isEmpty() ? "dropped expired CAs from the bundle" : String.join("; ", changes));
+        log.info("{}: {}", source,
+                changes.isEmpty() ? "dropped expired CAs from the bundle" : String.join("; ", changes));
         return remember(result, written);
     }
 

@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.webhook;
 
+import java.nio.charset.StandardCharsets;
 import java.security.PrivateKey;
 import java.security.cert.X509Certificate;
 import java.time.Instant;
@@ -29,6 +30,6 @@ public record ServingCertificate(PrivateKey key, List<X509Certificate> chain, Li
 
     /** The {@code caBundle}: the authorities, PEM-encoded. */
     public byte[] caBundle() {
-        return Pem.certificates(authorities).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return Pem.certificates(authorities).getBytes(StandardCharsets.US_ASCII);
     }
 }

@@ -25,7 +25,8 @@ public record WebhookDefinition(String name, WebhookKind kind, ResourceType<?> t
         FailurePolicy failurePolicy, int timeoutSeconds, Map<String, String> matchConditions) {
 
     /** Lowercase DNS labels, at least three (the API server's rule for webhook names). */
-    private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}");
+    private static final Pattern NAME =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?){2,}");
     /** What the starter keeps of the API server's wait for itself: the answer must travel back in time. */
     static final Duration ANSWER_MARGIN = Duration.ofMillis(300);
 

@@ -16,7 +16,8 @@ class JsonPatchTest {
     @Test
     void membersAreAddedRemovedAndReplacedWhereTheyDiffer() {
         assertThat(diff("{\"metadata\":{\"name\":\"x\",\"labels\":{\"a\":\"1\",\"b\":\"2\"}},\"data\":{\"k\":\"v\"}}",
-                "{\"metadata\":{\"name\":\"x\",\"labels\":{\"a\":\"3\",\"c\":\"4\"}},\"data\":{\"k\":\"v\"},\"x\":true}"))
+                "{\"metadata\":{\"name\":\"x\",\"labels\":{\"a\":\"3\",\"c\":\"4\"}},"
+                        + "\"data\":{\"k\":\"v\"},\"x\":true}"))
                 .isEqualTo("[{\"op\":\"remove\",\"path\":\"/metadata/labels/b\"},"
                         + "{\"op\":\"replace\",\"path\":\"/metadata/labels/a\",\"value\":\"3\"},"
                         + "{\"op\":\"add\",\"path\":\"/metadata/labels/c\",\"value\":\"4\"},"

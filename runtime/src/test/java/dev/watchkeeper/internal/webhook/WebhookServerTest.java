@@ -72,7 +72,8 @@ class WebhookServerTest {
         assertThat(post("/validate/other.example.com", "{}").statusCode()).isEqualTo(404);
         HttpResponse<String> notReview = post("/validate/check.example.com", "{\"kind\":\"Pod\"}");
         assertThat(notReview.statusCode()).isEqualTo(400);
-        assertThat(notReview.body()).isEqualTo("expected an AdmissionReview of admission.k8s.io/v1, got kind 'Pod' of ''");
+        assertThat(notReview.body())
+                .isEqualTo("expected an AdmissionReview of admission.k8s.io/v1, got kind 'Pod' of ''");
         assertThat(client.send(HttpRequest.newBuilder(uri("/validate/check.example.com")).GET().build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(405);
     }
