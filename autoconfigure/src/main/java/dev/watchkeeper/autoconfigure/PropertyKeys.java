@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
@@ -15,9 +16,10 @@ import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.StandardEnvironment;
 
 /**
- * The keys {@link WatchkeeperProperties} binds, read from its records (a map entry is one element, {@code *} here),
- * and the check that the application's configuration sets no other key under {@code watchkeeper.}: Boot would
- * ignore a misspelt {@code watchkeeper.backof.max-interval}, so start-up fails naming the nearest known key.
+ * The keys {@link WatchkeeperProperties} and {@link WebhookProperties} bind, read from their records (a map entry is
+ * one element, {@code *} here), and the check that the application's configuration sets no other key under
+ * {@code watchkeeper.}: Boot would ignore a misspelt {@code watchkeeper.backof.max-interval}, so start-up fails
+ * naming the nearest known key.
  * Environment variables and system properties are not checked: other tools use {@code WATCHKEEPER_*} variables and
  * {@code watchkeeper.*} system properties for their own ends.
  *
@@ -31,7 +33,9 @@ final class PropertyKeys {
     private static final String ANY = "*";
 
     /** Every key, as elements in dashed form, {@code *} for a map entry's name. */
-    static final List<List<String>> KNOWN = keys(WatchkeeperProperties.class, List.of("watchkeeper"));
+    static final List<List<String>> KNOWN = Stream.concat(
+            keys(WatchkeeperProperties.class, List.of("watchkeeper")).stream(),
+            keys(WebhookProperties.class, List.of("watchkeeper", "webhooks")).stream()).toList();
 
     private PropertyKeys() {
     }

@@ -14,7 +14,8 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 
 /** The {@code watchkeeper} actuator endpoint, when actuator is present and the endpoint is exposed. */
-@AutoConfiguration(after = {WatchkeeperAutoConfiguration.class, WatchkeeperShardingAutoConfiguration.class})
+@AutoConfiguration(after = {WatchkeeperAutoConfiguration.class, WatchkeeperShardingAutoConfiguration.class,
+        WatchkeeperWebhookAutoConfiguration.class})
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnBean(WatchkeeperRegistry.class)
 @ConditionalOnAvailableEndpoint(WatchkeeperEndpoint.class)
@@ -23,7 +24,8 @@ public final class WatchkeeperEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     WatchkeeperEndpoint watchkeeperEndpoint(WatchkeeperRegistry registry, ObjectProvider<LeaderElector> elector,
-            ObjectProvider<ShardCoordinator> coordinator) {
-        return new WatchkeeperEndpoint(registry, elector.getIfAvailable(), coordinator.getIfAvailable());
+            ObjectProvider<ShardCoordinator> coordinator, ObjectProvider<WatchkeeperWebhooks> webhooks) {
+        return new WatchkeeperEndpoint(registry, elector.getIfAvailable(), coordinator.getIfAvailable(),
+                () -> webhooks.getIfAvailable() == null ? null : webhooks.getIfAvailable().service().orElse(null));
     }
 }

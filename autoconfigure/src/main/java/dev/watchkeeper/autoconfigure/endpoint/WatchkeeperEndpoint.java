@@ -5,9 +5,11 @@ import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.internal.shard.ShardCoordinator;
 import dev.watchkeeper.internal.watch.Watcher;
+import dev.watchkeeper.internal.webhook.WebhookService;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -16,7 +18,8 @@ import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.lang.Nullable;
 
 /**
- * {@code /actuator/watchkeeper}: every watcher's and reconciler's published state, leader election, sharding, one
+ * {@code /actuator/watchkeeper}: every watcher's and reconciler's published state, leader election, sharding, the
+ * admission webhooks, one
  * watcher or
  * reconciler by name, and "retry now".
  * Holds no logic: it maps the registry's snapshots to descriptor records. Shows no object contents or credentials.
@@ -27,6 +30,7 @@ public class WatchkeeperEndpoint {
     private final WatchkeeperRegistry registry;
     private final LeaderElector elector;
     private final ShardCoordinator coordinator;
+    private final Supplier<WebhookService> webhooks;
 
     public WatchkeeperEndpoint(WatchkeeperRegistry registry) {
         this(registry, null);
@@ -40,6 +44,13 @@ public class WatchkeeperEndpoint {
     /** {@code elector}, {@code coordinator}: {@code null} when leader election or sharding is off. */
     public WatchkeeperEndpoint(WatchkeeperRegistry registry, @Nullable LeaderElector elector,
             @Nullable ShardCoordinator coordinator) {
+        this(registry, elector, coordinator, () -> null);
+    }
+
+    /** {@code webhooks}: the running webhooks, or {@code null} while none are served. */
+    public WatchkeeperEndpoint(WatchkeeperRegistry registry, @Nullable LeaderElector elector,
+            @Nullable ShardCoordinator coordinator, Supplier<WebhookService> webhooks) {
+        this.webhooks = webhooks;
         this.registry = registry;
         this.elector = elector;
         this.coordinator = coordinator;
@@ -56,7 +67,8 @@ public class WatchkeeperEndpoint {
                 .map(reconciler -> ReconcilerDescriptor.of(reconciler.snapshot())).toList();
         return new WatchkeeperDescriptor(watchers, reconcilers, elector == null ? LeaderElectionDescriptor.DISABLED
                 : LeaderElectionDescriptor.of(elector.snapshot()),
-                coordinator == null ? null : ShardingDescriptor.of(coordinator.snapshot()));
+                coordinator == null ? null : ShardingDescriptor.of(coordinator.snapshot()),
+                webhooks.get() == null ? null : WebhooksDescriptor.of(webhooks.get()));
     }
 
     /** One watcher or reconciler; 404 when there is none of that name. */
@@ -98,9 +110,11 @@ public class WatchkeeperEndpoint {
      * @param reconcilers    every reconciler
      * @param leaderElection whether and how this replica takes part in leader election
      * @param sharding       this replica's part in sharding; {@code null} when sharding is off
+     * @param webhooks       the admission webhooks and their certificate; {@code null} when none are served
      */
     public record WatchkeeperDescriptor(List<WatcherDescriptor> watchers, List<ReconcilerDescriptor> reconcilers,
-            LeaderElectionDescriptor leaderElection, @Nullable ShardingDescriptor sharding) {
+            LeaderElectionDescriptor leaderElection, @Nullable ShardingDescriptor sharding,
+            @Nullable WebhooksDescriptor webhooks) {
     }
 
     /**

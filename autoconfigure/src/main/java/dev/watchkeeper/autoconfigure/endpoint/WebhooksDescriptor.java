@@ -1,0 +1,45 @@
+package dev.watchkeeper.autoconfigure.endpoint;
+
+import dev.watchkeeper.internal.webhook.WebhookDefinition;
+import dev.watchkeeper.internal.webhook.WebhookService;
+import dev.watchkeeper.webhook.Operation;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The application's admission webhooks: where they are served and with which certificate, until when.
+ *
+ * @param port                the webhook server's port
+ * @param certificateSource   where its certificate comes from
+ * @param certificateNotAfter when the certificate being served expires
+ * @param webhooks            every webhook
+ */
+public record WebhooksDescriptor(int port, String certificateSource, Instant certificateNotAfter,
+        List<WebhookDescriptor> webhooks) {
+
+    static WebhooksDescriptor of(WebhookService service) {
+        return new WebhooksDescriptor(service.port(), service.certificateSource(), service.certificateNotAfter(),
+                service.definitions().stream().map(WebhookDescriptor::of).toList());
+    }
+
+    /**
+     * One webhook.
+     *
+     * @param name           its name in the configuration
+     * @param kind           {@code VALIDATING} or {@code MUTATING}
+     * @param resource       the resource it is called for, {@code group/version/plural}
+     * @param operations     the operations it is called for
+     * @param failurePolicy  {@code Fail} or {@code Ignore}
+     * @param timeoutSeconds how long the API server waits for it
+     * @param path           its path on the webhook server
+     */
+    public record WebhookDescriptor(String name, String kind, String resource, List<Operation> operations,
+            String failurePolicy, int timeoutSeconds, String path) {
+
+        static WebhookDescriptor of(WebhookDefinition definition) {
+            return new WebhookDescriptor(definition.name(), definition.kind().name(),
+                    definition.type().apiVersion() + "/" + definition.type().likelyPlural(), definition.operations(),
+                    definition.failurePolicy().wireName(), definition.timeoutSeconds(), definition.path());
+        }
+    }
+}

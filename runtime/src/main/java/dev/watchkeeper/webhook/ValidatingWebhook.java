@@ -1,0 +1,55 @@
+package dev.watchkeeper.webhook;
+
+import io.kubernetes.client.common.KubernetesObject;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a bean method the API server calls, through the starter's HTTPS server, before it stores an object of
+ * {@link #type()}: the method admits or refuses it. Its parameters, in any order:
+ * <ul>
+ * <li>the object ({@code T}): the new object, or the stored one on DELETE;</li>
+ * <li>optionally a second {@code T}: the stored object before an UPDATE ({@code null} otherwise);</li>
+ * <li>optionally an {@link AdmissionContext}.</li>
+ * </ul>
+ * It returns an {@link AdmissionVerdict}, or {@code void} to admit whatever it does not throw. An exception it
+ * throws refuses the request with the exception's message (its first line); a method that runs past the webhook's
+ * time answers as {@link #failurePolicy()} says.
+ *
+ * <pre>{@code
+ * @ValidatingWebhook(type = V1ConfigMap.class)
+ * AdmissionVerdict noSecretsInConfigMaps(V1ConfigMap configMap) {
+ *     return configMap.getData() != null && configMap.getData().containsKey("password")
+ *             ? AdmissionVerdict.deny("passwords belong in a Secret") : AdmissionVerdict.allow();
+ * }
+ * }</pre>
+ */
+@Target(ElementType.METHOD)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+public @interface ValidatingWebhook {
+
+    /** The objects' class: a built-in model or a class annotated {@code @KubernetesResource}. */
+    Class<? extends KubernetesObject> type();
+
+    /** The operations the API server calls the webhook for. */
+    Operation[] operations() default {Operation.CREATE, Operation.UPDATE};
+
+    /**
+     * The webhook's name in its configuration, a DNS name of at least three labels; empty for
+     * {@code <bean>-<method>.watchkeeper.dev}. Its path on the webhook server is {@code /validate/<name>}.
+     */
+    String name() default "";
+
+    /** What the API server does when the webhook cannot answer, and what a method that overruns answers. */
+    FailurePolicy failurePolicy() default FailurePolicy.FAIL;
+
+    /** How long the API server waits for an answer, 1 to 30 seconds; the method gets a little less. */
+    int timeoutSeconds() default 10;
+
+    /** Conditions the API server checks before calling the webhook; none calls it for every matching request. */
+    MatchCondition[] matchConditions() default {};
+}
