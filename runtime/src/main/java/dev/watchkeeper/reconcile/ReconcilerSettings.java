@@ -38,10 +38,16 @@ import org.springframework.retry.backoff.SleepingBackOffPolicy;
  * @param rateLimit     an overall rate limit on error retries, combined with the per-object backoff by taking the
  *                      longer wait (client-go's {@code DefaultControllerRateLimiter}); {@code null} = none, the
  *                      default
+ * @param timeout       how long one reconcile (or cleanup) may run before its worker is interrupted and it counts as
+ *                      failed, retried with the backoff (docs/semantics.md, "Reconcile timeout"); default
+ *                      {@value #DEFAULT_TIMEOUT} = none
+ * @param writeBudget   a token bucket on the writes a reconcile makes through its context (apply, status, conditions,
+ *                      finalizer patches; not Events): a write past the budget waits for its token inside the
+ *                      reconcile; {@code null} = none, the default
  */
 public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, Duration shutdownGrace,
         Duration resyncPeriod, Set<Trigger> triggers, Duration debounce,
-        boolean shutdownDrain, RateLimit rateLimit) {
+        boolean shutdownDrain, RateLimit rateLimit, Duration timeout, RateLimit writeBudget) {
 
     /**
      * Reconciles at once; also the default of {@code @Reconciler}'s {@code concurrency}. Eight, not one: a reconcile
@@ -63,6 +69,14 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
 
     /** Queued keys are dropped on close. */
     public static final String DEFAULT_SHUTDOWN_DRAIN = "false";
+
+    /**
+     * No reconcile timeout, as in controller-runtime: only the reconcile knows how long its work may take, and an
+     * interrupt is safe only in code that expects one. Calls through the client are bounded by its read timeout
+     * anyway, so a reconcile blocks for ever only in its own code; set a bound to have such a reconcile interrupted,
+     * retried, and reported stuck when it ignores the interrupt.
+     */
+    public static final String DEFAULT_TIMEOUT = "0s";
 
     /** client-go's per-item failure rate limiter: the first retry delay. */
     public static final String DEFAULT_BACKOFF_INITIAL_INTERVAL = "5ms";
@@ -87,16 +101,26 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
         InvalidSettingException.requireNotNegative("resyncPeriod", resyncPeriod);
         Objects.requireNonNull(debounce, "debounce");
         InvalidSettingException.requireNotNegative("debounce", debounce);
+        Objects.requireNonNull(timeout, "timeout");
+        InvalidSettingException.requireNotNegative("timeout", timeout);
         triggers = triggers == null || triggers.isEmpty() ? Set.of(Trigger.ALL) : Set.copyOf(triggers);
     }
 
-    /** The {@code DEFAULT_*} constants, every trigger, no rate limit. */
+    /** Settings without a timeout or a write budget, as before those two existed. */
+    public ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, Duration shutdownGrace,
+            Duration resyncPeriod, Set<Trigger> triggers, Duration debounce, boolean shutdownDrain,
+            RateLimit rateLimit) {
+        this(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce, shutdownDrain, rateLimit,
+                DurationFormatterUtils.detectAndParse(DEFAULT_TIMEOUT), null);
+    }
+
+    /** The {@code DEFAULT_*} constants, every trigger, no rate limit, no write budget. */
     public static ReconcilerSettings defaults() {
         return new ReconcilerSettings(DEFAULT_CONCURRENCY, defaultBackOffPolicy(),
                 DurationFormatterUtils.detectAndParse(DEFAULT_SHUTDOWN_GRACE),
                 DurationFormatterUtils.detectAndParse(DEFAULT_RESYNC_PERIOD), Set.of(Trigger.ALL),
                 DurationFormatterUtils.detectAndParse(DEFAULT_DEBOUNCE), Boolean.parseBoolean(DEFAULT_SHUTDOWN_DRAIN),
-                null);
+                null, DurationFormatterUtils.detectAndParse(DEFAULT_TIMEOUT), null);
     }
 
     /**
@@ -120,13 +144,13 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     /** These settings with another number of reconciles at once. */
     public ReconcilerSettings withConcurrency(int concurrency) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit);
+                shutdownDrain, rateLimit, timeout, writeBudget);
     }
 
     /** These settings with another per-object retry policy (a {@code SleepingBackOffPolicy}). */
     public ReconcilerSettings withBackOffPolicy(BackOffPolicy policy) {
         return new ReconcilerSettings(concurrency, policy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit);
+                shutdownDrain, rateLimit, timeout, writeBudget);
     }
 
     /**
@@ -146,13 +170,13 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     /** These settings with another wait for running reconciles on shutdown. */
     public ReconcilerSettings withShutdownGrace(Duration grace) {
         return new ReconcilerSettings(concurrency, backOffPolicy, grace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit);
+                shutdownDrain, rateLimit, timeout, writeBudget);
     }
 
     /** These settings with another resync period ({@code 0}: none). */
     public ReconcilerSettings withResyncPeriod(Duration period) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, period, triggers, debounce,
-                shutdownDrain, rateLimit);
+                shutdownDrain, rateLimit, timeout, writeBudget);
     }
 
     /** These settings with other triggers. */
@@ -163,25 +187,42 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     /** These settings with other triggers. */
     public ReconcilerSettings withTriggers(Set<Trigger> triggers) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit);
+                shutdownDrain, rateLimit, timeout, writeBudget);
     }
 
     /** These settings with another debounce of event-triggered reconciles. */
     public ReconcilerSettings withDebounce(Duration debounce) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit);
+                shutdownDrain, rateLimit, timeout, writeBudget);
     }
 
     /** These settings, reconciling the keys due at shutdown within the grace, or dropping them. */
     public ReconcilerSettings withShutdownDrain(boolean drain) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                drain, rateLimit);
+                drain, rateLimit, timeout, writeBudget);
     }
 
     /** An overall rate limit on error retries, {@code null} for none. */
     public ReconcilerSettings withRateLimit(RateLimit limit) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, limit);
+                shutdownDrain, limit, timeout, writeBudget);
+    }
+
+    /** These settings with another reconcile timeout ({@code 0}: none). */
+    public ReconcilerSettings withTimeout(Duration timeout) {
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
+                shutdownDrain, rateLimit, timeout, writeBudget);
+    }
+
+    /** These settings with a budget on reconciles' writes, {@code null} for none. */
+    public ReconcilerSettings withWriteBudget(RateLimit budget) {
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
+                shutdownDrain, rateLimit, timeout, budget);
+    }
+
+    /** Whether reconciles have a {@link #timeout}. */
+    public boolean hasTimeout() {
+        return !timeout.isZero();
     }
 
     /** The filter the triggers make, or {@code null} when {@link Trigger#ALL} is among them. */

@@ -50,16 +50,18 @@ final class ObjectWrites {
     private final ResourceType<?> primaryType;
     private final TimeSource time;
     private final OwnWrites ownWrites;
+    private final WriteBudget budget;
     private final Object pauses = new Object();
 
-    /** {@code ownWrites} records the version each write answered. */
+    /** {@code ownWrites} records the version each write answered; each write first takes a token of {@code budget}. */
     ObjectWrites(ApiClient client, String fieldManager, ResourceType<?> primaryType, TimeSource time,
-            OwnWrites ownWrites) {
+            OwnWrites ownWrites, WriteBudget budget) {
         this.client = Objects.requireNonNull(client, "a reconciler without an ApiClient cannot write");
         this.fieldManager = fieldManager;
         this.primaryType = primaryType;
         this.time = time;
         this.ownWrites = ownWrites;
+        this.budget = budget;
     }
 
     /**
@@ -212,6 +214,9 @@ final class ObjectWrites {
             List<Pair> query, Object body, String contentType) throws ApiException {
         String path = objectPath(resource, like) + (subresource == null ? "" : "/" + subresource);
         try {
+            if (!"GET".equals(method)) {
+                budget.acquire(); // inside the try: an interrupted wait fails as this call
+            }
             return send(like, method, path, query, body, contentType);
         } catch (ApiException e) {
             V1ObjectMeta metadata = like.getMetadata();
