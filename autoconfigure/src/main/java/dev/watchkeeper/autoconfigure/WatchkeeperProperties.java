@@ -172,13 +172,32 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      *                      instead of dropping them; never when the Lease is lost
      * @param rateLimit     An overall limit on the rate of retries after errors, per reconciler
      * @param statusConditions Whether reconcilers write each reconcile's outcome in their objects' status conditions
+     * @param timeout       How long one reconcile may run before its worker is interrupted and it counts as timed out
+     *                      (retried with the backoff), for reconcilers whose annotation sets none; 0 = none
+     * @param writeBudget   A limit on the rate of the writes reconciles make through their context, per reconciler
      */
     public record Reconcile(@DefaultValue ReconcileBackoff backoff,
             @DefaultValue(ReconcilerSettings.DEFAULT_SHUTDOWN_GRACE) Duration shutdownGrace,
             @DefaultValue(ReconcilerSettings.DEFAULT_RESYNC_PERIOD) Duration resyncPeriod,
             @DefaultValue(ReconcilerSettings.DEFAULT_DEBOUNCE) Duration debounce,
             @DefaultValue(ReconcilerSettings.DEFAULT_SHUTDOWN_DRAIN) boolean shutdownDrain,
-            @DefaultValue ReconcileRateLimit rateLimit, @DefaultValue StatusConditions statusConditions) {
+            @DefaultValue ReconcileRateLimit rateLimit, @DefaultValue StatusConditions statusConditions,
+            @DefaultValue(ReconcilerSettings.DEFAULT_TIMEOUT) Duration timeout,
+            @DefaultValue WriteBudget writeBudget) {
+    }
+
+    /**
+     * A token bucket on the writes each reconciler's reconciles make through their context (apply, status,
+     * conditions, finalizer patches; not Events): a write past the budget waits for its token inside the reconcile.
+     * One bucket per reconciler; the client's other traffic, Lease renewals above all, never takes from it.
+     *
+     * @param enabled Writes wait for a token of the reconciler's bucket
+     * @param qps     Tokens added per second, so writes per second once the burst is spent
+     * @param burst   Tokens the bucket holds, so writes that may go at once
+     */
+    public record WriteBudget(@DefaultValue("false") boolean enabled,
+            @DefaultValue(ReconcilerSettings.DEFAULT_WRITE_BUDGET_QPS) double qps,
+            @DefaultValue(ReconcilerSettings.DEFAULT_WRITE_BUDGET_BURST) int burst) {
     }
 
     /**
@@ -280,14 +299,17 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param sharding     Whether this reconciler is sharded, overriding {@code watchkeeper.sharding.enabled}
      * @param statusConditions Whether this reconciler writes status conditions, overriding
      *                     {@code watchkeeper.reconcile.status-conditions.enabled}
+     * @param timeout      Reconcile timeout of this reconciler (overrides the annotation's {@code timeout}); 0 = none
+     * @param writeBudget  Write budget overrides
      */
     public record ReconcilerProperties(Integer concurrency, BackoffOverrides backoff, Duration resyncPeriod,
             Duration debounce, Boolean shutdownDrain, Set<String> namespaces, RateLimitOverrides rateLimit,
-            ReconcilerSharding sharding, StatusConditionsOverride statusConditions) {
+            ReconcilerSharding sharding, StatusConditionsOverride statusConditions, Duration timeout,
+            WriteBudgetOverrides writeBudget) {
 
         /** No overrides. */
         static final ReconcilerProperties NONE = new ReconcilerProperties(null, null, null, null, null, null, null,
-                null, null);
+                null, null, null, null);
 
         public ReconcilerProperties {
             namespaces = namespaces == null ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(namespaces));
@@ -323,6 +345,19 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
 
         /** No overrides. */
         static final RateLimitOverrides NONE = new RateLimitOverrides(null, null, null);
+    }
+
+    /**
+     * Write budget values to override; unset ones inherit.
+     *
+     * @param enabled Whether this reconciler's writes wait for tokens
+     * @param qps     Tokens added per second
+     * @param burst   Tokens the bucket holds
+     */
+    public record WriteBudgetOverrides(Boolean enabled, Double qps, Integer burst) {
+
+        /** No overrides. */
+        static final WriteBudgetOverrides NONE = new WriteBudgetOverrides(null, null, null);
     }
 
     /**

@@ -78,6 +78,15 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
      */
     public static final String DEFAULT_TIMEOUT = "0s";
 
+    /**
+     * Writes per second of a {@link #withWriteBudget write budget} the Boot layer turns on without numbers of its own:
+     * controller-runtime's client default.
+     */
+    public static final String DEFAULT_WRITE_BUDGET_QPS = "20";
+
+    /** Writes at once of a write budget the Boot layer turns on without numbers: controller-runtime's client default. */
+    public static final String DEFAULT_WRITE_BUDGET_BURST = "30";
+
     /** client-go's per-item failure rate limiter: the first retry delay. */
     public static final String DEFAULT_BACKOFF_INITIAL_INTERVAL = "5ms";
 
