@@ -19,7 +19,7 @@ public final class ReconcileTimeoutException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
-    private final transient Duration timeout;
+    private final Duration timeout;
 
     /** {@code thrown}: what the interrupted reconcile threw, or {@code null}. */
     public ReconcileTimeoutException(Duration timeout, Throwable thrown) {

@@ -182,21 +182,23 @@ final class ReconcileDeadlines {
 
         /**
          * Ends the deadline, on the thread that started it: the timer no longer interrupts it, and an interrupt it
-         * made is cleared, so the failure can be written and the worker takes its next key. Idempotent.
+         * made is cleared, so the failure can be written and the worker takes its next key.
          *
-         * @return whether the reconcile ran past its timeout
+         * @return whether the reconcile ran past its timeout, on the call that ends the deadline; {@code false} on
+         *         later calls, so a failure after the timed code ended is no timeout
          */
         boolean end() {
             if (owner == null) {
                 return false;
             }
             synchronized (owner.lock) {
-                if (!ended) {
-                    ended = true;
-                    owner.running.remove(this);
-                    if (interrupted) {
-                        Thread.interrupted();
-                    }
+                if (ended) {
+                    return false;
+                }
+                ended = true;
+                owner.running.remove(this);
+                if (interrupted) {
+                    Thread.interrupted();
                 }
                 return interrupted;
             }

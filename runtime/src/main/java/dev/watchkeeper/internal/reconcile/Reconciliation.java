@@ -244,12 +244,16 @@ final class Reconciliation<T extends KubernetesObject> {
 
     /**
      * Runs {@code call} inside the observer; what it throws once its deadline expired is a
-     * {@link ReconcileTimeoutException}, so the observer sees the timeout, not the interrupt it caused.
+     * {@link ReconcileTimeoutException}, so the observer sees the timeout, not the interrupt it caused. The deadline
+     * ends when {@code call} returns: a reconcile that returns, even after the interrupt, succeeded, and the writes
+     * that follow it (conditions, the finalizer's removal) are bounded by the client's timeouts.
      */
     private <R> R observe(ObjectKey key, ReconcileDeadlines.Deadline deadline, Callable<R> call) throws Exception {
         return code.observer().observe(name, key, () -> {
             try {
-                return call.call();
+                R result = call.call();
+                deadline.end();
+                return result;
             } catch (Exception e) {
                 if (deadline.expired()) {
                     throw deadlines.timedOut(e);

@@ -155,6 +155,29 @@ class ReconcileTimeoutTest {
         assertThat(interruptedAfter).hasValue(0);
     }
 
+    @Test
+    void aReconcileThatReturnsAfterTheInterruptSucceededAndItsWorkerTakesTheNextKeyUninterrupted() {
+        List<Boolean> interruptedAtStart = new CopyOnWriteArrayList<>();
+        configMapApi.listing(configMap("a", "1"), configMap("b", "1"));
+        reconciler = Reconciler.builder("test", configMaps, (object, context) -> {
+            interruptedAtStart.add(Thread.currentThread().isInterrupted());
+            if (interruptedAtStart.size() == 1) {
+                time.advance(TIMEOUT);
+                while (!Thread.currentThread().isInterrupted()) { // busy, so the flag stays set when it returns
+                    Thread.onSpinWait();
+                }
+            }
+            return ReconcileResult.done();
+        }).listener(outcomes::add).timeSource(time)
+                .settings(ReconcilerSettings.defaults().withConcurrency(1).withTimeout(TIMEOUT)).build();
+        configMaps.start();
+        reconciler.start();
+
+        await().until(() -> outcomes.size() == 2);
+        assertThat(outcomes).extracting(ReconcileOutcome::kind).containsOnly(ReconcileOutcome.Kind.DONE);
+        assertThat(interruptedAtStart).containsExactly(false, false);
+    }
+
     private void start(ReconcileFunction<V1ConfigMap> reconcile) {
         configMapApi.listing(configMap("a", "1"));
         reconciler = Reconciler.builder("test", configMaps, reconcile).listener(outcomes::add).timeSource(time)
