@@ -9,10 +9,13 @@ import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import dev.watchkeeper.internal.leader.LeaderElector;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.VersionApi;
 import io.kubernetes.client.util.credentials.AccessTokenAuthentication;
 import io.kubernetes.client.util.credentials.Authentication;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,6 +75,24 @@ class LeaseApiClientTests {
                     server.verify(getRequestedFor(urlEqualTo(VERSION))
                             .withHeader("Authorization", equalTo("Bearer the-token"))
                             .withHeader("X-Tuned", equalTo("yes")));
+                    assertOwnPoolAndDispatcher(leases, shared);
+                });
+    }
+
+    @Test
+    void withLeaderElectionEveryCustomizerRunsOnceOnWatchkeepersClientAndOnceOnTheElectorsOwn() {
+        List<ApiClient> customized = new CopyOnWriteArrayList<>();
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(WatchkeeperAutoConfiguration.class))
+                .withPropertyValues("watchkeeper.leader-election.enabled=true")
+                .withBean(KubernetesConnectionDetails.class, () -> () -> server.baseUrl())
+                .withBean(ApiClientCustomizer.class, () -> customized::add)
+                .run(context -> {
+                    assertThat(context).hasSingleBean(LeaderElector.class);
+                    ApiClient shared = context.getBean(ApiClient.class);
+                    assertThat(customized).hasSize(2).contains(shared);
+                    ApiClient leases = customized.stream().filter(client -> client != shared).findFirst()
+                            .orElseThrow();
                     assertOwnPoolAndDispatcher(leases, shared);
                 });
     }
