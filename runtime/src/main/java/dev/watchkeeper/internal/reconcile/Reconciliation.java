@@ -52,8 +52,7 @@ final class Reconciliation<T extends KubernetesObject> {
         this.name = scope.name();
         this.code = code;
         this.finalizer = code.finalizer();
-        this.finalizerWrites = finalizer == null ? null
-                : scope.writes();
+        this.finalizerWrites = finalizer == null ? null : scope.writes();
         this.queue = queue;
         this.eventKeys = eventKeys;
         this.conditions = new ReconcileConditions(scope, statusConditions);

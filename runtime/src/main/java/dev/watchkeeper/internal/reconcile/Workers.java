@@ -130,7 +130,7 @@ final class Workers {
      * Logs, and shows in {@link #stuckKeys} until it returns, the reconcile on {@code worker} that ran past its
      * timeout and ignored the interrupt for {@code waited}. The worker is not replaced: the key stays in process, so
      * no other worker reconciles it meanwhile, and the reconciler runs with one worker fewer until it returns; it then
-     * counts as timed out and is retried.
+     * counts as timed out and is retried, unless it returned normally.
      */
     void reportStuck(Thread worker, Duration waited) {
         CurrentKey current = reconciling.get(worker);
