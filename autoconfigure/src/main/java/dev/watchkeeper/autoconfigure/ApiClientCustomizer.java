@@ -7,6 +7,8 @@ import io.kubernetes.client.openapi.ApiClient;
  * interceptors, the user agent, as Boot's {@code RestClientCustomizer} does for its clients. Every bean of this type
  * runs once, in {@code @Order} / {@code Ordered} order (unordered ones last), after Watchkeeper has set its default
  * user agent, so a customizer may replace it. An {@code ApiClient} bean of the application's own is not customized.
+ * With leader election or sharding, the client of Lease traffic, built from the same connection details with a
+ * connection pool of its own, is customized too: every customizer then runs once per client.
  *
  * <pre>{@code
  * @Bean

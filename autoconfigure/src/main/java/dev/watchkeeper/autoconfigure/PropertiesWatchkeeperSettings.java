@@ -5,6 +5,7 @@ import dev.watchkeeper.autoconfigure.WatchkeeperProperties.RateLimitOverrides;
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.ReadYourWritesOverride;
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.ReconcilerProperties;
 import dev.watchkeeper.autoconfigure.WatchkeeperProperties.WatchOverrides;
+import dev.watchkeeper.autoconfigure.WatchkeeperProperties.WriteBudgetOverrides;
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.reconcile.RateLimit;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
@@ -81,6 +82,12 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
     @Override
     public ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency,
             Duration annotationDebounce) {
+        return reconciler(reconcilerName, annotationConcurrency, annotationDebounce, null);
+    }
+
+    @Override
+    public ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency,
+            Duration annotationDebounce, Duration annotationTimeout) {
         WatchkeeperProperties.Reconcile global = properties.reconcile();
         ReconcilerProperties own = reconcilerName == null ? null : properties.reconcilers().get(reconcilerName);
         ReconcilerProperties o = own != null ? own : ReconcilerProperties.NONE;
@@ -94,8 +101,10 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
                 .withResyncPeriod(pick(o.resyncPeriod(), global.resyncPeriod()))
                 .withDebounce(overrides.debounce(reconcilerName, annotationDebounce, global.debounce()))
                 .withShutdownDrain(pick(o.shutdownDrain(), global.shutdownDrain()))
-                .withMaxLowPriorityWait(pick(o.maxLowPriorityWait(), global.maxLowPriorityWait())))
-                .withRateLimit(rateLimit(reconcilerName, o.rateLimit()));
+                .withMaxLowPriorityWait(pick(o.maxLowPriorityWait(), global.maxLowPriorityWait()))
+                .withTimeout(overrides.timeout(reconcilerName, annotationTimeout, global.timeout())))
+                .withRateLimit(rateLimit(reconcilerName, o.rateLimit()))
+                .withWriteBudget(writeBudget(reconcilerName, o.writeBudget()));
         settings = withReadYourWrites(settings, reconcilerName, o.readYourWrites());
         return reconcilePolicy != null
                 ? settings.withBackOffPolicy(reconcilePolicy)
@@ -146,6 +155,17 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
         RateLimit limit = layers.build(() -> new RateLimit(pick(o.qps(), global.qps()),
                 pick(o.burst(), global.burst())));
         return pick(o.enabled(), global.enabled()) ? limit : null;
+    }
+
+    /** The bucket on reconciles' writes, or {@code null} when it is off; its numbers are checked even then. */
+    private RateLimit writeBudget(String reconcilerName, WriteBudgetOverrides own) {
+        WatchkeeperProperties.WriteBudget global = properties.reconcile().writeBudget();
+        WriteBudgetOverrides o = own != null ? own : WriteBudgetOverrides.NONE;
+        PropertyLayers layers = layers("watchkeeper.reconcile.write-budget", global, RECONCILERS, reconcilerName,
+                "write-budget", own);
+        RateLimit budget = layers.build(() -> new RateLimit(pick(o.qps(), global.qps()),
+                pick(o.burst(), global.burst())));
+        return pick(o.enabled(), global.enabled()) ? budget : null;
     }
 
     /**

@@ -71,6 +71,15 @@ final class ReconcilerOverrides implements NamespaceOverrides {
     }
 
     /**
+     * {@code watchkeeper.reconcilers.<name>.timeout}, else the annotation's ({@code null} when it sets none), else
+     * {@code watchkeeper.reconcile.timeout}.
+     */
+    Duration timeout(String reconcilerName, Duration annotated, Duration global) {
+        Duration own = own(reconcilerName).timeout();
+        return own != null ? own : annotated != null ? annotated : global;
+    }
+
+    /**
      * Whether the reconciler is sharded: {@code watchkeeper.reconcilers.<name>.sharding.enabled}, else
      * {@code global} ({@code watchkeeper.sharding.enabled}).
      */

@@ -77,9 +77,7 @@ public final class WatchkeeperAutoConfiguration {
     @ConditionalOnMissingBean
     ApiClient watchkeeperApiClient(KubernetesConnectionDetails connection,
             ObjectProvider<ApiClientCustomizer> customizers, Environment environment) {
-        ApiClient client = KubernetesApiClients.build(connection);
-        client.setUserAgent(UserAgent.of(environment));
-        customizers.orderedStream().forEach(customizer -> customizer.customize(client));
+        ApiClient client = KubernetesApiClients.customized(connection, customizers, environment);
         log.info("Watchkeeper talks to the Kubernetes API at {}, configured by {}", client.getBasePath(),
                 connection instanceof DiscoveredConnectionDetails discovered ? discovered.origin()
                         : "a KubernetesConnectionDetails bean (" + connection.getClass().getName() + ")");
@@ -137,13 +135,15 @@ public final class WatchkeeperAutoConfiguration {
 
     /**
      * With {@code watchkeeper.leader-election.enabled=true}: the elector whose Lease the registry's reconcilers run
-     * by. Its timing is checked here, naming the property at fault.
+     * by, renewing through a client of its own ({@link KubernetesApiClients#forLeases}). Its timing is checked here,
+     * naming the property at fault.
      */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBooleanProperty("watchkeeper.leader-election.enabled")
     LeaderElector watchkeeperLeaderElector(ApiClient apiClient, TimeSource time, WatchkeeperProperties properties,
-            Environment environment) {
+            Environment environment, ObjectProvider<KubernetesConnectionDetails> connection,
+            ObjectProvider<ApiClientCustomizer> customizers) {
         WatchkeeperProperties.LeaderElection election = properties.leaderElection();
         LeaderElectionSettings settings = PropertyLayers.of("watchkeeper.leader-election", election)
                 .build(() -> new LeaderElectionSettings(
@@ -154,7 +154,9 @@ public final class WatchkeeperAutoConfiguration {
                         election.identity() != null ? election.identity() : LeaderElectionDefaults.identity(),
                         election.leaseDuration(), election.renewDeadline(), election.retryPeriod(),
                         election.releaseOnCancel()));
-        LeaderElector.Builder builder = LeaderElector.builder(apiClient, settings).timeSource(time);
+        ApiClient leases = KubernetesApiClients.forLeases(apiClient, connection.getIfAvailable(), customizers,
+                environment);
+        LeaderElector.Builder builder = LeaderElector.builder(leases, settings).timeSource(time);
         ThreadFactory threads = WatchkeeperThreads.of(environment);
         if (threads != null) {
             builder.threadFactory(threads);

@@ -187,6 +187,9 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * @param maxLowPriorityWait How long an object queued by a list, relist or resync waits while live changes,
      *                      requeues and retries go first, before the two take turns; 0 = no priorities (one FIFO)
      * @param readYourWrites The fence that holds a reconcile back until the caches hold the reconciler's own writes
+     * @param timeout       How long one reconcile may run before its worker is interrupted and it counts as timed out
+     *                      (retried with the backoff), for reconcilers whose annotation sets none; 0 = none
+     * @param writeBudget   A limit on the rate of the writes reconciles make through their context, per reconciler
      */
     public record Reconcile(@DefaultValue ReconcileBackoff backoff,
             @DefaultValue(ReconcilerSettings.DEFAULT_SHUTDOWN_GRACE) Duration shutdownGrace,
@@ -195,7 +198,9 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
             @DefaultValue(ReconcilerSettings.DEFAULT_SHUTDOWN_DRAIN) boolean shutdownDrain,
             @DefaultValue ReconcileRateLimit rateLimit, @DefaultValue StatusConditions statusConditions,
             @DefaultValue(ReconcilerSettings.DEFAULT_MAX_LOW_PRIORITY_WAIT) Duration maxLowPriorityWait,
-            @DefaultValue ReadYourWrites readYourWrites) {
+            @DefaultValue ReadYourWrites readYourWrites,
+            @DefaultValue(ReconcilerSettings.DEFAULT_TIMEOUT) Duration timeout,
+            @DefaultValue WriteBudget writeBudget) {
     }
 
     /**
@@ -207,6 +212,20 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      *                fence is off
      */
     public record ReadYourWrites(@DefaultValue(ReconcilerSettings.DEFAULT_READ_YOUR_WRITES_TIMEOUT) Duration timeout) {
+    }
+
+    /**
+     * A token bucket on the writes each reconciler's reconciles make through their context (apply, status,
+     * conditions, finalizer patches; not Events): a write past the budget waits for its token inside the reconcile.
+     * One bucket per reconciler; the client's other traffic, Lease renewals above all, never takes from it.
+     *
+     * @param enabled Writes wait for a token of the reconciler's bucket
+     * @param qps     Tokens added per second, so writes per second once the burst is spent
+     * @param burst   Tokens the bucket holds, so writes that may go at once
+     */
+    public record WriteBudget(@DefaultValue("false") boolean enabled,
+            @DefaultValue(ReconcilerSettings.DEFAULT_WRITE_BUDGET_QPS) double qps,
+            @DefaultValue(ReconcilerSettings.DEFAULT_WRITE_BUDGET_BURST) int burst) {
     }
 
     /**
@@ -312,15 +331,17 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      *                     before the two take turns; 0 = no priorities
      * @param readYourWrites The read-your-own-writes wait of this reconciler, overriding
      *                     {@code watchkeeper.reconcile.read-your-writes}
+     * @param timeout      Reconcile timeout of this reconciler (overrides the annotation's {@code timeout}); 0 = none
+     * @param writeBudget  Write budget overrides
      */
     public record ReconcilerProperties(Integer concurrency, BackoffOverrides backoff, Duration resyncPeriod,
             Duration debounce, Boolean shutdownDrain, Set<String> namespaces, RateLimitOverrides rateLimit,
             ReconcilerSharding sharding, StatusConditionsOverride statusConditions, Duration maxLowPriorityWait,
-            ReadYourWritesOverride readYourWrites) {
+            ReadYourWritesOverride readYourWrites, Duration timeout, WriteBudgetOverrides writeBudget) {
 
         /** No overrides. */
         static final ReconcilerProperties NONE = new ReconcilerProperties(null, null, null, null, null, null, null,
-                null, null, null, null);
+                null, null, null, null, null, null);
 
         public ReconcilerProperties {
             namespaces = namespaces == null ? Set.of() : Collections.unmodifiableSet(new LinkedHashSet<>(namespaces));
@@ -365,6 +386,19 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
 
         /** No overrides. */
         static final RateLimitOverrides NONE = new RateLimitOverrides(null, null, null);
+    }
+
+    /**
+     * Write budget values to override; unset ones inherit.
+     *
+     * @param enabled Whether this reconciler's writes wait for tokens
+     * @param qps     Tokens added per second
+     * @param burst   Tokens the bucket holds
+     */
+    public record WriteBudgetOverrides(Boolean enabled, Double qps, Integer burst) {
+
+        /** No overrides. */
+        static final WriteBudgetOverrides NONE = new WriteBudgetOverrides(null, null, null);
     }
 
     /**

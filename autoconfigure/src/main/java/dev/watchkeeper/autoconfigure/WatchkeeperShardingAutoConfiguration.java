@@ -5,6 +5,7 @@ import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.internal.shard.ShardCoordinator;
 import dev.watchkeeper.shard.ShardingSettings;
 import io.kubernetes.client.openapi.ApiClient;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
@@ -24,7 +25,8 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * With {@code watchkeeper.sharding.enabled=true}, or {@code watchkeeper.reconcilers.<name>.sharding.enabled=true} for
  * some reconciler: the {@link ShardCoordinator} of this replica, its settings from {@code watchkeeper.sharding.*}
  * (unset ones as leader election derives them), publishing a {@link ShardingActiveSlotsChanged} event on each change
- * of its active slots. The registry adds the sharded reconcilers as participants and starts it. A reconciler follows
+ * of its active slots; its member Leases go through a client of their own ({@link KubernetesApiClients#forLeases}).
+ * The registry adds the sharded reconcilers as participants and starts it. A reconciler follows
  * sharding or leader election, not both: start-up fails when leader election is enabled and any reconciler is sharded.
  */
 @AutoConfiguration(after = WatchkeeperAutoConfiguration.class)
@@ -36,7 +38,8 @@ public final class WatchkeeperShardingAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     ShardCoordinator watchkeeperShardCoordinator(ApiClient apiClient, TimeSource time,
-            WatchkeeperProperties properties, Environment environment, ApplicationEventPublisher events) {
+            WatchkeeperProperties properties, Environment environment, ApplicationEventPublisher events,
+            ObjectProvider<KubernetesConnectionDetails> connection, ObjectProvider<ApiClientCustomizer> customizers) {
         if (properties.leaderElection().enabled()) {
             throw conflictWithLeaderElection(properties.sharding().enabled(),
                     ReconcilerOverrides.of(properties.reconcilers()).shardedByOwnProperty());
@@ -50,7 +53,9 @@ public final class WatchkeeperShardingAutoConfiguration {
                                 : LeaderElectionDefaults.leaseNamespace(LeaderElectionDefaults.NAMESPACE_FILE),
                         sharding.identity() != null ? sharding.identity() : LeaderElectionDefaults.identity(),
                         sharding.leaseDuration(), sharding.renewDeadline(), sharding.retryPeriod()));
-        ShardCoordinator.Builder builder = ShardCoordinator.builder(apiClient, settings).timeSource(time);
+        ApiClient leases = KubernetesApiClients.forLeases(apiClient, connection.getIfAvailable(), customizers,
+                environment);
+        ShardCoordinator.Builder builder = ShardCoordinator.builder(leases, settings).timeSource(time);
         ThreadFactory threads = WatchkeeperThreads.of(environment);
         if (threads != null) {
             builder.threadFactory(threads);

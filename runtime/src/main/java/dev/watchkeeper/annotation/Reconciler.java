@@ -80,6 +80,14 @@ public @interface Reconciler {
      */
     String debounce() default "";
 
+    /**
+     * How long one reconcile (or cleanup) may run before its worker is interrupted and it counts as timed out, retried
+     * with the backoff (e.g. {@code 30s}, {@code 5m}, ISO-8601 {@code PT30S}, or a {@code ${...}} placeholder). Empty =
+     * {@code watchkeeper.reconcile.timeout} (default none); the property {@code watchkeeper.reconcilers.<name>.timeout}
+     * overrides it; {@code 0s} = none.
+     */
+    String timeout() default "";
+
     /** Which primary changes start a reconcile; several = any of them. */
     Trigger[] triggerOn() default Trigger.ALL;
 

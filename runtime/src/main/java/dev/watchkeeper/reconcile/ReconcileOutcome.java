@@ -17,16 +17,20 @@ import java.time.Duration;
  * @param next       when the key runs again: the requested requeue delay or the backoff delay; {@code null} when
  *                   it waits for a change
  * @param took       how long the reconcile ran
- * @param error      the exception for {@link Kind#ERROR} and {@link Kind#TERMINAL}, else {@code null}
+ * @param error      the exception for {@link Kind#ERROR}, {@link Kind#TERMINAL} and {@link Kind#TIMEOUT} (a
+ *                   {@link ReconcileTimeoutException}), else {@code null}
  * @param cleanup    whether it was the cleanup of an object being deleted (see {@link Finalizer}), not a reconcile;
  *                   {@link Kind#DONE} then means the finalizer was removed
  */
 public record ReconcileOutcome(String reconciler, ObjectKey key, int attempt, Kind kind, Duration next, Duration took,
         Throwable error, boolean cleanup) {
 
-    /** How a reconcile ended. */
+    /**
+     * How a reconcile ended: {@code TIMEOUT} is a failure like {@code ERROR}, retried with the backoff, of a reconcile
+     * that ran past its {@link ReconcilerSettings#timeout() timeout} and was interrupted.
+     */
     public enum Kind {
-        DONE, REQUEUE, ERROR, TERMINAL;
+        DONE, REQUEUE, ERROR, TERMINAL, TIMEOUT;
 
         /** The word used in {@link ReconcilerSnapshot#lastResult()}. */
         public String word() {

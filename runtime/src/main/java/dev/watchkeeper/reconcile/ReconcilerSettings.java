@@ -45,10 +45,17 @@ import org.springframework.retry.backoff.SleepingBackOffPolicy;
  *                      (of its object, or of a child its reconcile wrote) waits before it is reconciled anyway, holding
  *                      no worker; default {@value #DEFAULT_READ_YOUR_WRITES_TIMEOUT}, {@link Duration#ZERO} = never
  *                      waits (the fence is off)
+ * @param timeout       how long one reconcile (or cleanup) may run before its worker is interrupted and it counts as
+ *                      failed, retried with the backoff (docs/semantics.md, "Reconcile timeout"); default
+ *                      {@value #DEFAULT_TIMEOUT} = none
+ * @param writeBudget   a token bucket on the writes a reconcile makes through its context (apply, status, conditions,
+ *                      finalizer patches; not Events): a write past the budget waits for its token inside the
+ *                      reconcile; {@code null} = none, the default
  */
 public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, Duration shutdownGrace,
         Duration resyncPeriod, Set<Trigger> triggers, Duration debounce,
-        boolean shutdownDrain, RateLimit rateLimit, Duration maxLowPriorityWait, Duration readYourWritesTimeout) {
+        boolean shutdownDrain, RateLimit rateLimit, Duration maxLowPriorityWait, Duration readYourWritesTimeout,
+        Duration timeout, RateLimit writeBudget) {
 
     /**
      * Reconciles at once; also the default of {@code @Reconciler}'s {@code concurrency}. Eight, not one: a reconcile
@@ -87,6 +94,23 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
      */
     public static final String DEFAULT_MAX_LOW_PRIORITY_WAIT = "10s";
 
+    /**
+     * No reconcile timeout, as in controller-runtime: only the reconcile knows how long its work may take, and an
+     * interrupt is safe only in code that expects one. Calls through the client are bounded by its read timeout
+     * anyway, so a reconcile blocks for ever only in its own code; set a bound to have such a reconcile interrupted,
+     * retried, and reported stuck when it ignores the interrupt.
+     */
+    public static final String DEFAULT_TIMEOUT = "0s";
+
+    /**
+     * Writes per second of a {@link #withWriteBudget write budget} the Boot layer turns on without numbers of its own:
+     * controller-runtime's client default.
+     */
+    public static final String DEFAULT_WRITE_BUDGET_QPS = "20";
+
+    /** Writes at once of a write budget the Boot layer turns on without numbers: controller-runtime's client default. */
+    public static final String DEFAULT_WRITE_BUDGET_BURST = "30";
+
     /** client-go's per-item failure rate limiter: the first retry delay. */
     public static final String DEFAULT_BACKOFF_INITIAL_INTERVAL = "5ms";
 
@@ -114,17 +138,20 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
         InvalidSettingException.requireNotNegative("maxLowPriorityWait", maxLowPriorityWait);
         Objects.requireNonNull(readYourWritesTimeout, "readYourWritesTimeout");
         InvalidSettingException.requireNotNegative("readYourWritesTimeout", readYourWritesTimeout);
+        Objects.requireNonNull(timeout, "timeout");
+        InvalidSettingException.requireNotNegative("timeout", timeout);
         triggers = triggers == null || triggers.isEmpty() ? Set.of(Trigger.ALL) : Set.copyOf(triggers);
     }
 
-    /** The {@code DEFAULT_*} constants, every trigger, no rate limit. */
+    /** The {@code DEFAULT_*} constants, every trigger, no rate limit, no write budget. */
     public static ReconcilerSettings defaults() {
         return new ReconcilerSettings(DEFAULT_CONCURRENCY, defaultBackOffPolicy(),
                 DurationFormatterUtils.detectAndParse(DEFAULT_SHUTDOWN_GRACE),
                 DurationFormatterUtils.detectAndParse(DEFAULT_RESYNC_PERIOD), Set.of(Trigger.ALL),
                 DurationFormatterUtils.detectAndParse(DEFAULT_DEBOUNCE), Boolean.parseBoolean(DEFAULT_SHUTDOWN_DRAIN),
                 null, DurationFormatterUtils.detectAndParse(DEFAULT_MAX_LOW_PRIORITY_WAIT),
-                DurationFormatterUtils.detectAndParse(DEFAULT_READ_YOUR_WRITES_TIMEOUT));
+                DurationFormatterUtils.detectAndParse(DEFAULT_READ_YOUR_WRITES_TIMEOUT),
+                DurationFormatterUtils.detectAndParse(DEFAULT_TIMEOUT), null);
     }
 
     /**
@@ -148,13 +175,13 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     /** These settings with another number of reconciles at once. */
     public ReconcilerSettings withConcurrency(int concurrency) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout);
+                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout, timeout, writeBudget);
     }
 
     /** These settings with another per-object retry policy (a {@code SleepingBackOffPolicy}). */
     public ReconcilerSettings withBackOffPolicy(BackOffPolicy policy) {
         return new ReconcilerSettings(concurrency, policy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout);
+                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout, timeout, writeBudget);
     }
 
     /**
@@ -174,13 +201,13 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     /** These settings with another wait for running reconciles on shutdown. */
     public ReconcilerSettings withShutdownGrace(Duration grace) {
         return new ReconcilerSettings(concurrency, backOffPolicy, grace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout);
+                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout, timeout, writeBudget);
     }
 
     /** These settings with another resync period ({@code 0}: none). */
     public ReconcilerSettings withResyncPeriod(Duration period) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, period, triggers, debounce,
-                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout);
+                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout, timeout, writeBudget);
     }
 
     /** These settings with other triggers. */
@@ -191,37 +218,54 @@ public record ReconcilerSettings(int concurrency, BackOffPolicy backOffPolicy, D
     /** These settings with other triggers. */
     public ReconcilerSettings withTriggers(Set<Trigger> triggers) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout);
+                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout, timeout, writeBudget);
     }
 
     /** These settings with another debounce of event-triggered reconciles. */
     public ReconcilerSettings withDebounce(Duration debounce) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout);
+                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout, timeout, writeBudget);
     }
 
     /** These settings, reconciling the keys due at shutdown within the grace, or dropping them. */
     public ReconcilerSettings withShutdownDrain(boolean drain) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                drain, rateLimit, maxLowPriorityWait, readYourWritesTimeout);
+                drain, rateLimit, maxLowPriorityWait, readYourWritesTimeout, timeout, writeBudget);
     }
 
     /** An overall rate limit on error retries, {@code null} for none. */
     public ReconcilerSettings withRateLimit(RateLimit limit) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, limit, maxLowPriorityWait, readYourWritesTimeout);
+                shutdownDrain, limit, maxLowPriorityWait, readYourWritesTimeout, timeout, writeBudget);
     }
 
     /** These settings with another wait for a key's own writes to be delivered ({@code 0}: none). */
-    public ReconcilerSettings withReadYourWritesTimeout(Duration timeout) {
+    public ReconcilerSettings withReadYourWritesTimeout(Duration wait) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit, maxLowPriorityWait, timeout);
+                shutdownDrain, rateLimit, maxLowPriorityWait, wait, timeout, writeBudget);
     }
 
     /** These settings with another wait of low-priority keys before they take turns ({@code 0}: no priorities). */
     public ReconcilerSettings withMaxLowPriorityWait(Duration wait) {
         return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
-                shutdownDrain, rateLimit, wait, readYourWritesTimeout);
+                shutdownDrain, rateLimit, wait, readYourWritesTimeout, timeout, writeBudget);
+    }
+
+    /** These settings with another reconcile timeout ({@code 0}: none). */
+    public ReconcilerSettings withTimeout(Duration timeout) {
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
+                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout, timeout, writeBudget);
+    }
+
+    /** These settings with a budget on reconciles' writes, {@code null} for none. */
+    public ReconcilerSettings withWriteBudget(RateLimit budget) {
+        return new ReconcilerSettings(concurrency, backOffPolicy, shutdownGrace, resyncPeriod, triggers, debounce,
+                shutdownDrain, rateLimit, maxLowPriorityWait, readYourWritesTimeout, timeout, budget);
+    }
+
+    /** Whether reconciles have a {@link #timeout}. */
+    public boolean hasTimeout() {
+        return !timeout.isZero();
     }
 
     /** The filter the triggers make, or {@code null} when {@link Trigger#ALL} is among them. */

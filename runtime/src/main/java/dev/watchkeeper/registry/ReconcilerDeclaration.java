@@ -32,11 +32,13 @@ import java.util.Set;
  * @param namespaces  a set of namespaces to reconcile in: the primary and every secondary are watched in each, one
  *                    watcher per namespace ({@link WatcherDeclaration#inEach}); empty = as their scopes say
  * @param finalizer   the finalizer and its cleanup, or {@code null}
+ * @param timeout     the declared reconcile timeout, or {@code null} for the settings' default; settings may override
+ *                    it
  */
 public record ReconcilerDeclaration<T extends KubernetesObject>(String name, WatcherDeclaration<T> primary,
         List<SecondaryDeclaration<?>> secondaries, ReconcileFunction<T> reconciler, int concurrency,
         Set<Trigger> triggers, TriggerFilter<T> filter, String source, Duration debounce, List<String> namespaces,
-        Finalizer<T> finalizer) {
+        Finalizer<T> finalizer, Duration timeout) {
 
     /**
      * A declaration without a debounce or a finalizer of its own, in the namespace its primary's scope names (or
@@ -46,6 +48,14 @@ public record ReconcilerDeclaration<T extends KubernetesObject>(String name, Wat
             ReconcileFunction<T> reconciler, int concurrency, Set<Trigger> triggers, TriggerFilter<T> filter,
             String source) {
         this(name, primary, secondaries, reconciler, concurrency, triggers, filter, source, null, List.of(), null);
+    }
+
+    /** A declaration without a timeout of its own. */
+    public ReconcilerDeclaration(String name, WatcherDeclaration<T> primary, List<SecondaryDeclaration<?>> secondaries,
+            ReconcileFunction<T> reconciler, int concurrency, Set<Trigger> triggers, TriggerFilter<T> filter,
+            String source, Duration debounce, List<String> namespaces, Finalizer<T> finalizer) {
+        this(name, primary, secondaries, reconciler, concurrency, triggers, filter, source, debounce, namespaces,
+                finalizer, null);
     }
 
     public ReconcilerDeclaration {

@@ -51,6 +51,16 @@ public interface WatchkeeperSettings {
     }
 
     /**
+     * {@link #reconciler(String, int, Duration)} with the timeout its annotation declares ({@code null} when none),
+     * which properties may override; by default the declared timeout replaces the settings'.
+     */
+    default ReconcilerSettings reconciler(String reconcilerName, int annotationConcurrency,
+            Duration annotationDebounce, Duration annotationTimeout) {
+        ReconcilerSettings settings = reconciler(reconcilerName, annotationConcurrency, annotationDebounce);
+        return annotationTimeout == null ? settings : settings.withTimeout(annotationTimeout);
+    }
+
+    /**
      * Whether the reconciler {@code reconcilerName} reconciles only this replica's share of its objects, when the
      * registry runs a shard coordinator; default every reconciler does.
      */

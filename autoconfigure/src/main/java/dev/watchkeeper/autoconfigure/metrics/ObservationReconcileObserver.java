@@ -2,6 +2,7 @@ package dev.watchkeeper.autoconfigure.metrics;
 
 import dev.watchkeeper.reconcile.ReconcileObserver;
 import dev.watchkeeper.reconcile.ReconcileResult;
+import dev.watchkeeper.reconcile.ReconcileTimeoutException;
 import dev.watchkeeper.store.ObjectKey;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -9,7 +10,8 @@ import java.util.concurrent.Callable;
 
 /**
  * Runs every reconcile inside a Micrometer {@link Observation} named {@code watchkeeper.reconcile}, with low
- * cardinality keys {@code reconciler} and {@code result} ({@code done}, {@code requeue}, {@code error}), and the
+ * cardinality keys {@code reconciler} and {@code result} ({@code done}, {@code requeue}, {@code error}, or
+ * {@code timeout} for a reconcile that ran past its reconciler's timeout), and the
  * object's key as a high-cardinality key. With Boot's default handlers this is the {@code watchkeeper.reconcile}
  * timer, and a span when tracing is present.
  */
@@ -34,7 +36,7 @@ public class ObservationReconcileObserver implements ReconcileObserver {
                     result instanceof ReconcileResult r && r.isRequeue() ? "requeue" : "done");
             return result;
         } catch (Exception | Error e) {
-            observation.lowCardinalityKeyValue("result", "error");
+            observation.lowCardinalityKeyValue("result", e instanceof ReconcileTimeoutException ? "timeout" : "error");
             observation.error(e);
             throw e;
         } finally {

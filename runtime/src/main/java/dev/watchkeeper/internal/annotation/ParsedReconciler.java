@@ -22,6 +22,7 @@ import java.util.List;
  * @param owned        the watchers of {@code owns}, in the primary's namespace
  * @param watched      the watchers of {@code watches}, in the primary's namespace
  * @param debounce     the {@code debounce} attribute, or {@code null} when it is empty
+ * @param timeout      the {@code timeout} attribute, or {@code null} when it is empty
  * @param namespaces   a set of two or more namespaces, each watched by its own copy of every watcher above (their
  *                     scopes then name no namespace); empty = the namespace of their scopes
  * @param finalization the finalizer and its {@code @Cleanup} method, or {@code null} without a finalizer
@@ -29,7 +30,7 @@ import java.util.List;
 public record ParsedReconciler(String beanName, Method method, Reconciler annotation, String name,
         Class<? extends KubernetesObject> primaryType, boolean takesContext, WatcherDeclaration<?> primary,
         List<WatcherDeclaration<?>> owned, List<WatcherDeclaration<?>> watched, Duration debounce,
-        List<String> namespaces, Finalization finalization) {
+        Duration timeout, List<String> namespaces, Finalization finalization) {
 
     public ParsedReconciler {
         owned = List.copyOf(owned);

@@ -166,7 +166,7 @@ public class ReconcilerAnnotationBeanPostProcessor
                 : new Finalizer(parsed.finalization().finalizer(), found.cleanup());
         return new ReconcilerDeclaration(parsed.name(), parsed.primary(), secondaries, found.function(),
                 annotation.concurrency(), Set.of(annotation.triggerOn()), filter, parsed.source(), parsed.debounce(),
-                parsed.namespaces(), finalizer);
+                parsed.namespaces(), finalizer, parsed.timeout());
     }
 
     /** The one {@code SecondaryMapper<S>} bean for {@code type}, among the named ones when names are given. */

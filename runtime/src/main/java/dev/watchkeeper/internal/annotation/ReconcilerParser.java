@@ -84,27 +84,30 @@ public final class ReconcilerParser {
             return new ParsedReconciler(beanName, method, annotation, name, primaryType,
                     method.getParameterCount() == 2, primary, secondaries(annotation.owns(), namespace),
                     secondaries(annotation.watches(), namespace),
-                    debounce(AnnotatedMethods.resolve(resolver, annotation.debounce())), namespaces, finalization);
+                    duration("debounce", AnnotatedMethods.resolve(resolver, annotation.debounce())),
+                    duration("timeout", AnnotatedMethods.resolve(resolver, annotation.timeout())), namespaces,
+                    finalization);
         } catch (IllegalArgumentException e) {
             throw AnnotatedMethods.invalid(Reconciler.class, beanName, method, e.getMessage());
         }
     }
 
-    /** {@code 500ms}, {@code 2s} or {@code PT2S}; {@code null} when empty. */
-    private static Duration debounce(String value) {
+    /** The {@code attribute}'s {@code 500ms}, {@code 2s} or {@code PT2S}; {@code null} when empty. */
+    private static Duration duration(String attribute, String value) {
         if (value.isEmpty()) {
             return null;
         }
-        Duration debounce;
+        Duration duration;
         try {
-            debounce = DurationFormatterUtils.detectAndParse(value);
+            duration = DurationFormatterUtils.detectAndParse(value);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("debounce '" + value + "' is not a duration such as 500ms, 2s or PT2S");
+            throw new IllegalArgumentException(attribute + " '" + value
+                    + "' is not a duration such as 500ms, 2s or PT2S");
         }
-        if (debounce.isNegative()) {
-            throw new IllegalArgumentException("debounce must not be negative, was " + value);
+        if (duration.isNegative()) {
+            throw new IllegalArgumentException(attribute + " must not be negative, was " + value);
         }
-        return debounce;
+        return duration;
     }
 
     /**

@@ -44,6 +44,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
     private final OwnWrites ownWrites;
     /** {@code null}: Events are dropped, with a warning. */
     private final EventRecorder events;
+    private final WriteBudget writeBudget;
     /** Condition types set or removed through {@link #updateConditions}; a reconcile may write from threads. */
     private final Set<String> touched = ConcurrentHashMap.newKeySet();
     private volatile KubernetesObject latest;
@@ -56,16 +57,17 @@ public final class DefaultReconcileContext implements ReconcileContext {
      */
     public DefaultReconcileContext(String reconciler, ObjectKey key, int attempt, ApiClient apiClient,
             ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores, TimeSource time) {
-        this(reconciler, key, attempt, apiClient, primaryType, primary, stores, time, new OwnWrites(), null);
+        this(reconciler, key, attempt, apiClient, primaryType, primary, stores, time, new OwnWrites(), null,
+                WriteBudget.none());
     }
 
     /**
-     * A reconciler's context: its writes are recorded in {@code ownWrites}, so their events queue nothing; its
-     * Events go to {@code events}.
+     * A reconciler's context: its writes are recorded in {@code ownWrites}, so their events queue nothing, and
+     * take their tokens from {@code writeBudget}; its Events go to {@code events}.
      */
     DefaultReconcileContext(String reconciler, ObjectKey key, int attempt, ApiClient apiClient,
             ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores, TimeSource time,
-            OwnWrites ownWrites, EventRecorder events) {
+            OwnWrites ownWrites, EventRecorder events, WriteBudget writeBudget) {
         this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
         this.key = Objects.requireNonNull(key, "key");
         this.attempt = attempt;
@@ -76,6 +78,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
         this.time = Objects.requireNonNull(time, "time");
         this.ownWrites = Objects.requireNonNull(ownWrites, "ownWrites");
         this.events = events;
+        this.writeBudget = Objects.requireNonNull(writeBudget, "writeBudget");
     }
 
     @Override
@@ -188,7 +191,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
     }
 
     private ObjectWrites writes() {
-        return new ObjectWrites(apiClient, reconciler, primaryType, time, ownWrites, key);
+        return new ObjectWrites(apiClient, reconciler, primaryType, time, ownWrites, key, writeBudget);
     }
 
     /** The reconciled object, as its Events name it. */

@@ -52,20 +52,23 @@ final class ObjectWrites {
     private final OwnWrites ownWrites;
     /** The key whose reconcile writes, {@code null} when writes are of that key's own object only. */
     private final ObjectKey reconciling;
+    private final WriteBudget budget;
     private final Object pauses = new Object();
 
     /**
      * {@code ownWrites} records the version each write answered, charged to {@code reconciling}'s next reconcile
-     * ({@code null}: each write is of the reconciled object itself, charged to its own key).
+     * ({@code null}: each write is of the reconciled object itself, charged to its own key); each write first takes
+     * a token of {@code budget}.
      */
     ObjectWrites(ApiClient client, String fieldManager, ResourceType<?> primaryType, TimeSource time,
-            OwnWrites ownWrites, ObjectKey reconciling) {
+            OwnWrites ownWrites, ObjectKey reconciling, WriteBudget budget) {
         this.client = Objects.requireNonNull(client, "a reconciler without an ApiClient cannot write");
         this.fieldManager = fieldManager;
         this.primaryType = primaryType;
         this.time = time;
         this.ownWrites = ownWrites;
         this.reconciling = reconciling;
+        this.budget = budget;
     }
 
     /**
@@ -218,6 +221,9 @@ final class ObjectWrites {
             List<Pair> query, Object body, String contentType) throws ApiException {
         String path = objectPath(resource, like) + (subresource == null ? "" : "/" + subresource);
         try {
+            if (!"GET".equals(method)) {
+                budget.acquire(); // inside the try: an interrupted wait fails as this call
+            }
             return send(like, method, path, query, body, contentType);
         } catch (ApiException e) {
             V1ObjectMeta metadata = like.getMetadata();

@@ -68,7 +68,7 @@ final class ReconcileConditions {
         this.client = scope.apiClient();
         boolean custom = !type.isMetadataOnly() && !BuiltInResources.mayBeBuiltIn(type.group());
         this.writes = enabled && custom && client != null
-                ? new ObjectWrites(client, name, type, scope.time(), scope.ownWrites(), null) : null;
+                ? scope.writes() : null;
         this.clock = scope.time().clock();
     }
 

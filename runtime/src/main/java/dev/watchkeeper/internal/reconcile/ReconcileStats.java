@@ -27,7 +27,7 @@ final class ReconcileStats {
     void record(ReconcileOutcome outcome, long nowMillis) {
         reconciles.increment();
         switch (outcome.kind()) {
-            case ERROR, TERMINAL -> errors.incrementAndGet();
+            case ERROR, TERMINAL, TIMEOUT -> errors.incrementAndGet();
             case REQUEUE -> requeues.incrementAndGet();
             case DONE -> {
                 if (outcome.cleanup()) {

@@ -63,6 +63,7 @@ public final class Reconciler<T extends KubernetesObject> {
     private final EventKeys<T> eventKeys;
     private final Reconciliation<T> reconciliation;
     private final Workers workers;
+    private final ReconcileDeadlines deadlines;
     /** {@code null} unless sharded. */
     private final ActiveSlots<T> slots;
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
@@ -82,15 +83,18 @@ public final class Reconciler<T extends KubernetesObject> {
         watched.add(builder.primary);
         watched.addAll(sources.secondaries());
         OwnWrites ownWrites = new OwnWrites(WatchedKinds.of(watched));
+        this.deadlines = settings.hasTimeout() ? new ReconcileDeadlines(name, settings.timeout(), AFTER_INTERRUPT,
+                builder.time, builder.threadFactory, this::reportStuck) : ReconcileDeadlines.none();
         this.eventKeys = new EventKeys<>(builder.primary.store(), queue,
                 EventKeys.filter(settings, builder.filter, builder.finalizer != null), settings.debounce(), ownWrites,
                 builder.finalizer == null ? null : builder.finalizer.name());
         this.reconciliation = new Reconciliation<>(
                 ReconcileScope.of(name, builder.primary, sources.secondaries(), builder.apiClient, builder.time,
-                        ownWrites, builder.events),
+                        ownWrites, builder.events, WriteBudget.of(name, settings.writeBudget(), builder.time)),
                 new UserCode<>(builder.reconcile, builder.finalizer, builder.observer, builder.listeners),
                 queue, eventKeys, builder.statusConditions,
-                new ReadYourWrites(name, ownWrites, queue, builder.time.clock(), settings.readYourWritesTimeout()));
+                new ReadYourWrites(name, ownWrites, queue, builder.time.clock(), settings.readYourWritesTimeout()),
+                deadlines);
         this.slots = builder.sharded ? new ActiveSlots<>(name, builder.primary, eventKeys, builder.time,
                 settings.shutdownGrace(), AFTER_INTERRUPT) : null;
         this.workers = new Workers(name, settings.concurrency(), builder.threadFactory, queue, reconciliation, slots,
@@ -214,6 +218,12 @@ public final class Reconciler<T extends KubernetesObject> {
                     Plural.count(undrained, "queued key"));
         }
         workers.interrupt(running, grace, AFTER_INTERRUPT);
+        deadlines.close();
+    }
+
+    /** A reconcile that ran past its timeout ignored the interrupt: told by the timer of {@link #deadlines}. */
+    private void reportStuck(Thread worker, Duration waited) {
+        workers.reportStuck(worker, waited);
     }
 
     /** Closes with the settings' shutdown grace. */

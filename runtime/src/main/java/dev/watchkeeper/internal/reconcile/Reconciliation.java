@@ -7,6 +7,7 @@ import dev.watchkeeper.reconcile.ReconcileListener;
 import dev.watchkeeper.reconcile.ReconcileOutcome;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
+import dev.watchkeeper.reconcile.ReconcileTimeoutException;
 import dev.watchkeeper.reconcile.TerminalReconcileException;
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.ObjectKey;
@@ -15,6 +16,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,26 +40,27 @@ final class Reconciliation<T extends KubernetesObject> {
     private final EventKeys<T> eventKeys;
     private final ReconcileConditions conditions;
     private final ReadYourWrites fence;
+    private final ReconcileDeadlines deadlines;
     private final ReconcileStats stats = new ReconcileStats();
 
     /**
      * With a finalizer in {@code code}, {@code scope} must have an API client; {@code statusConditions}: whether
      * reconciles report their outcome in the object's conditions (where its status can hold them); {@code fence}
-     * holds back keys whose cache has not caught up with their own writes.
+     * holds back keys whose cache has not caught up with their own writes; {@code deadlines}: the timeout of each
+     * reconcile and cleanup.
      */
     Reconciliation(ReconcileScope<T> scope, UserCode<T> code, ReconcileQueue queue, EventKeys<T> eventKeys,
-            boolean statusConditions, ReadYourWrites fence) {
+            boolean statusConditions, ReadYourWrites fence, ReconcileDeadlines deadlines) {
         this.scope = scope;
         this.name = scope.name();
         this.code = code;
         this.finalizer = code.finalizer();
-        this.finalizerWrites = finalizer == null ? null
-                : new ObjectWrites(scope.apiClient(), name, scope.primary().type(), scope.time(), scope.ownWrites(),
-                        null);
+        this.finalizerWrites = finalizer == null ? null : scope.writes();
         this.queue = queue;
         this.eventKeys = eventKeys;
         this.conditions = new ReconcileConditions(scope, statusConditions);
         this.fence = fence;
+        this.deadlines = deadlines;
     }
 
     /** Totals since start and the latest outcome. */
@@ -76,7 +79,8 @@ final class Reconciliation<T extends KubernetesObject> {
      * a finalizer, an object being deleted is cleaned up instead (and skipped when it does not carry the
      * finalizer), and one without the finalizer gets it before it is reconciled. A reconcile (or cleanup) that
      * throws once {@code interrupted} says its worker's term ended (leadership lost) or its slot was given up
-     * (sharding) was cut short, not failed: it leaves no failure, count or backoff, and the key is queued again.
+     * (sharding) was cut short, not failed: it leaves no failure, count or backoff, and the key is queued again. One
+     * that runs past the timeout is interrupted and fails as {@link ReconcileOutcome.Kind#TIMEOUT timed out}.
      */
     void run(ObjectKey key, BooleanSupplier interrupted) {
         if (!fence.admit(key)) {
@@ -87,7 +91,12 @@ final class Reconciliation<T extends KubernetesObject> {
             fence.forget(key);
             CachedObject<T> left = eventKeys.leftWithFinalizer(key);
             if (left != null && left.object() != null) {
-                release(key, left.object());
+                ReconcileDeadlines.Deadline deadline = deadlines.start(key);
+                try {
+                    release(key, left.object(), deadline);
+                } finally {
+                    deadline.end();
+                }
             } else {
                 eventKeys.forget(key);
             }
@@ -102,7 +111,7 @@ final class Reconciliation<T extends KubernetesObject> {
      * cleanup runs now and the finalizer is removed, as if it were deleted, rather than leaving it stuck
      * {@code Terminating} on its deletion. A failure retries with the key's backoff.
      */
-    private void release(ObjectKey key, T left) {
+    private void release(ObjectKey key, T left, ReconcileDeadlines.Deadline deadline) {
         long start = System.nanoTime();
         FailureLedger.Failure failure = queue.failure(key);
         int attempt = failure == null ? 1 : failure.nextAttempt();
@@ -114,7 +123,7 @@ final class Reconciliation<T extends KubernetesObject> {
                 return;
             }
             ReconcileContext context = scope.context(key, attempt, current);
-            code.observer().observe(name, key, () -> {
+            observe(key, deadline, () -> {
                 finalizer.cleanup().cleanup(current, context);
                 return null;
             });
@@ -127,7 +136,9 @@ final class Reconciliation<T extends KubernetesObject> {
             if (FatalErrors.isFatal(thrown)) {
                 throw (VirtualMachineError) thrown;
             }
-            outcome = failed(key, attempt, left.getMetadata().getResourceVersion(), true, thrown, start);
+            boolean timedOut = deadline.end();
+            outcome = failed(key, attempt, left.getMetadata().getResourceVersion(), true,
+                    timedOut ? timeoutOf(thrown) : thrown, start);
         }
         finish(outcome);
     }
@@ -156,6 +167,15 @@ final class Reconciliation<T extends KubernetesObject> {
     }
 
     private void runOn(ObjectKey key, T object, BooleanSupplier interrupted) {
+        ReconcileDeadlines.Deadline deadline = deadlines.start(key);
+        try {
+            runOn(key, object, interrupted, deadline);
+        } finally {
+            deadline.end();
+        }
+    }
+
+    private void runOn(ObjectKey key, T object, BooleanSupplier interrupted, ReconcileDeadlines.Deadline deadline) {
         boolean cleanup = finalizer != null && Finalizer.isDeleting(object);
         if (cleanup && !finalizer.isOn(object)) {
             return; // being deleted without waiting for us: nothing to reconcile or clean up
@@ -171,9 +191,11 @@ final class Reconciliation<T extends KubernetesObject> {
         Handed<T> handed = new Handed<>(object);
         ReconcileOutcome outcome;
         try {
-            outcome = cleanup ? cleanUp(key, attempt, failing, object, start)
-                    : reconcile(key, attempt, failing, handed, start);
-        } catch (Throwable thrown) {
+            outcome = cleanup ? cleanUp(key, attempt, failing, object, start, deadline)
+                    : reconcile(key, attempt, failing, handed, start, deadline);
+        } catch (Throwable caught) {
+            // ended first: it clears the timer's interrupt, which would fail the writes of the failure
+            Throwable thrown = deadline.end() ? timeoutOf(caught) : caught;
             if (FatalErrors.isFatal(thrown)) {
                 finish(fatal(key, attempt, version, cleanup, thrown, start));
                 throw (VirtualMachineError) thrown;
@@ -193,15 +215,15 @@ final class Reconciliation<T extends KubernetesObject> {
         finish(outcome);
     }
 
-    private ReconcileOutcome reconcile(ObjectKey key, int attempt, boolean failing, Handed<T> handed, long start)
-            throws Exception {
+    private ReconcileOutcome reconcile(ObjectKey key, int attempt, boolean failing, Handed<T> handed, long start,
+            ReconcileDeadlines.Deadline deadline) throws Exception {
         T cached = handed.object;
         T object = finalizer == null || finalizer.isOn(cached) ? cached
                 : finalizerWrites.addFinalizer(cached, finalizer.name());
         DefaultReconcileContext context = scope.context(key, attempt, object);
         handed.object = object;
         handed.context = context;
-        ReconcileResult result = code.observer().observe(name, key, () -> code.reconcile().reconcile(object, context));
+        ReconcileResult result = observe(key, deadline, () -> code.reconcile().reconcile(object, context));
         conditions.succeeded(object, context.latestPrimary(), context.conditionsTouched());
         return succeeded(key, attempt, failing, result == null ? ReconcileResult.done() : result, false, start);
     }
@@ -226,15 +248,42 @@ final class Reconciliation<T extends KubernetesObject> {
     }
 
     /** Runs the cleanup, then removes the finalizer; a failure of either leaves the finalizer for a retry. */
-    private ReconcileOutcome cleanUp(ObjectKey key, int attempt, boolean failing, T object, long start)
-            throws Exception {
+    private ReconcileOutcome cleanUp(ObjectKey key, int attempt, boolean failing, T object, long start,
+            ReconcileDeadlines.Deadline deadline) throws Exception {
         ReconcileContext context = scope.context(key, attempt, object);
-        code.observer().observe(name, key, () -> {
+        observe(key, deadline, () -> {
             finalizer.cleanup().cleanup(object, context);
             return null;
         });
         finalizerWrites.removeFinalizer(object, finalizer.name());
         return succeeded(key, attempt, failing, ReconcileResult.done(), true, start);
+    }
+
+    /**
+     * Runs {@code call} inside the observer; what it throws once its deadline expired is a
+     * {@link ReconcileTimeoutException}, so the observer sees the timeout, not the interrupt it caused. The deadline
+     * ends when {@code call} returns: a reconcile that returns, even after the interrupt, succeeded, and the writes
+     * that follow it (conditions, the finalizer's removal) are bounded by the client's timeouts.
+     */
+    private <R> R observe(ObjectKey key, ReconcileDeadlines.Deadline deadline, Callable<R> call) throws Exception {
+        return code.observer().observe(name, key, () -> {
+            try {
+                R result = call.call();
+                deadline.end();
+                return result;
+            } catch (Exception e) {
+                if (deadline.expired()) {
+                    throw deadlines.timedOut(e);
+                }
+                throw e;
+            }
+        });
+    }
+
+    /** {@code thrown} as a timeout, unless it is one already or fatal. */
+    private Throwable timeoutOf(Throwable thrown) {
+        return thrown instanceof ReconcileTimeoutException || FatalErrors.isFatal(thrown) ? thrown
+                : deadlines.timedOut(thrown);
     }
 
     /** {@code failing}: whether the key had a failure when the reconcile began, so the ledger has one to forget. */
@@ -261,6 +310,11 @@ final class Reconciliation<T extends KubernetesObject> {
             return outcome(key, attempt, ReconcileOutcome.Kind.TERMINAL, null, cleanup, start, terminal);
         }
         Duration delay = queue.addRateLimited(key, attempt, version, thrown);
+        if (thrown instanceof ReconcileTimeoutException) {
+            log.warn("reconciler {}: {} of {} {} (attempt {}), retrying in {} ms", name, what, key,
+                    thrown.getMessage(), attempt, delay.toMillis());
+            return outcome(key, attempt, ReconcileOutcome.Kind.TIMEOUT, delay, cleanup, start, thrown);
+        }
         boolean apiFailure = ApiErrors.apiFailure(thrown) != null;
         if (attempt == 1 && !apiFailure) {
             // the trace once, where it points into the user's code; retries and API answers say it in one line

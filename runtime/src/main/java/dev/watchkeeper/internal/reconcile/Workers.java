@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -19,15 +18,17 @@ import org.slf4j.LoggerFactory;
  * A reconciler's worker threads, in terms: {@link #startTerm} starts {@code concurrency} workers that take keys from
  * the {@link ReconcileQueue} and reconcile them; {@link #endTerm} (a lost Lease) interrupts them, and a key a worker
  * holds when its term ends goes back to the queue for the next term. Knows the key each worker reconciles, so a
- * reconcile that ignores its interrupt at a stop is logged and shown by its key ({@link #stuckKeys}).
+ * reconcile that ignores its interrupt, at a stop or past its timeout, is logged and shown by its key
+ * ({@link #stuckKeys}) until it returns.
  */
 final class Workers {
 
     private static final Logger log = LoggerFactory.getLogger(Reconciler.class);
 
-    /** The key one worker is reconciling, {@code null} between reconciles. */
+    /** The key one worker is reconciling, {@code null} between reconciles, and whether it ignored an interrupt. */
     private static final class CurrentKey {
         volatile ObjectKey key;
+        volatile boolean stuck;
     }
 
     private final String name;
@@ -46,8 +47,6 @@ final class Workers {
      * so a reconcile touches no shared map.
      */
     private final Map<Thread, CurrentKey> reconciling = new ConcurrentHashMap<>();
-    /** Workers whose reconcile ignored its interrupt when the reconciler stopped waiting for them. */
-    private final Set<Thread> abandoned = ConcurrentHashMap.newKeySet();
     private volatile long term;
 
     /** {@code slots}: {@code null} for a reconciler that is not sharded. */
@@ -123,9 +122,26 @@ final class Workers {
 
     /** Keys of reconciles that ignored their interrupt and still run, sorted. */
     List<String> stuckKeys() {
-        abandoned.removeIf(thread -> !thread.isAlive());
-        return abandoned.stream().map(this::reconcilingOn).filter(Objects::nonNull).map(ObjectKey::toString).sorted()
-                .toList();
+        return reconciling.values().stream().filter(current -> current.stuck).map(current -> current.key)
+                .filter(Objects::nonNull).map(ObjectKey::toString).sorted().toList();
+    }
+
+    /**
+     * Logs, and shows in {@link #stuckKeys} until it returns, the reconcile on {@code worker} that ran past its
+     * timeout and ignored the interrupt for {@code waited}. The worker is not replaced: the key stays in process, so
+     * no other worker reconciles it meanwhile, and the reconciler runs with one worker fewer until it returns; it then
+     * counts as timed out and is retried, unless it returned normally.
+     */
+    void reportStuck(Thread worker, Duration waited) {
+        CurrentKey current = reconciling.get(worker);
+        if (current == null || current.key == null) {
+            return;
+        }
+        current.stuck = true;
+        long stuck = reconciling.values().stream().filter(c -> c.stuck).count();
+        log.error("reconciler {}: the reconcile of {} ignored the interrupt of its timeout and still runs after {} ms"
+                + " on thread {}; its key waits for it, and {} of {} workers are stuck", name, current.key,
+                waited.toMillis(), worker.getName(), stuck, concurrency);
     }
 
     /** Joins each thread, all within {@code wait}; an interrupted caller stops waiting but keeps its flag. */
@@ -149,7 +165,10 @@ final class Workers {
     private void reportIgnoredInterrupts(List<Thread> threads, Duration waited) {
         for (Thread thread : threads) {
             if (thread.isAlive()) {
-                abandoned.add(thread);
+                CurrentKey current = reconciling.get(thread);
+                if (current != null) {
+                    current.stuck = true;
+                }
                 ObjectKey key = reconcilingOn(thread);
                 log.warn("reconciler {}: the reconcile of {} ignored its interrupt and still runs after {} ms; it is"
                         + " left running on thread {}", name, key == null ? "no key" : key, waited.toMillis(),
@@ -209,6 +228,7 @@ final class Workers {
                     throw thrown;
                 } finally {
                     current.key = null;
+                    current.stuck = false;
                 }
                 if (term != myTerm) {
                     queue.done(key);

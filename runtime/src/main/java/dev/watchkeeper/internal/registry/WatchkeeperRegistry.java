@@ -244,7 +244,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
                 sharded ? ShardFilter.BY_OBJECT_UID : null);
         List<Watcher<?>> shardedWatchers = new ArrayList<>(sharded ? primary.members() : List.of());
         ReconcilerSettings settings = services.settings().reconciler(name, declaration.concurrency(),
-                declaration.debounce());
+                declaration.debounce(), declaration.timeout());
         if (settings.triggers().contains(Trigger.ALL) && !declaration.triggers().contains(Trigger.ALL)) {
             settings = settings.withTriggers(declaration.triggers()); // settings that set triggers win
         }

@@ -115,6 +115,22 @@ class ReconcilerParserTest {
     }
 
     @Test
+    void timeoutIsADurationFromTheAttributeOrItsPlaceholderAndAbsentWhenEmpty() {
+        assertThat(parse(TimedOut.class, "timed", resolver(Map.of("bound", "30s"))).get(0).timeout())
+                .isEqualTo(Duration.ofSeconds(30));
+        assertThat(parse(Annotated.class, "annotated", RESOLVER).get(0).timeout()).isNull();
+        assertThatThrownBy(() -> parse(TimedOut.class, "timed", resolver(Map.of("bound", "later"))))
+                .hasMessage("Invalid @Reconciler method bean 'timed' method TimedOut.reconcile(V1ConfigMap): "
+                        + "timeout 'later' is not a duration such as 500ms, 2s or PT2S");
+    }
+
+    static class TimedOut {
+        @Reconciler(timeout = "${bound}")
+        void reconcile(V1ConfigMap configMap) {
+        }
+    }
+
+    @Test
     void aNamespaceSetIsOneWatcherPerNamespaceForThePrimaryAndEachSecondary() {
         ParsedReconciler reconciler = parse(InTeams.class, "teams", resolver(Map.of("more", "team-b,team-c")))
                 .get(0);
