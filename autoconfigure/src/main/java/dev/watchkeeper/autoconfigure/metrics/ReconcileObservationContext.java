@@ -24,6 +24,11 @@ public class ReconcileObservationContext extends Observation.Context {
         ERROR
     }
 
+    /**
+     * @param reconciler the reconciler's name
+     * @param key        the object's key
+     * @param resource   the resource of the reconciler's primary watcher, or {@code unknown}
+     */
     public ReconcileObservationContext(String reconciler, ObjectKey key, String resource) {
         this.reconciler = reconciler;
         this.key = key;

@@ -3,6 +3,7 @@ package dev.watchkeeper.internal.aot;
 import dev.watchkeeper.annotation.Cleanup;
 import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.annotation.WatchListener;
+import dev.watchkeeper.registry.WatcherDeclaration;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
@@ -20,7 +21,10 @@ import org.springframework.util.ReflectionUtils;
 /**
  * At build time, finds the {@code @Reconciler}, {@code @Cleanup} and {@code @WatchListener} methods of the bean
  * classes, which Watchkeeper calls reflectively, and the Kubernetes types they watch (their parameters, and the
- * types {@code owns} and {@code watches} name), which Gson builds reflectively: the hints a native image needs.
+ * types {@code owns} and {@code watches} name) or a {@code WatcherDeclaration} bean declares, which Gson builds
+ * reflectively: the hints a native image needs. Watchers declared in properties are known only when the application
+ * runs; a native image needs their models named another way (a {@code WatcherDeclaration} bean, or
+ * {@code @RegisterReflectionForBinding}).
  */
 public final class AnnotatedMethodsAotProcessor implements BeanFactoryInitializationAotProcessor {
 
@@ -31,6 +35,11 @@ public final class AnnotatedMethodsAotProcessor implements BeanFactoryInitializa
         for (String beanName : beanFactory.getBeanDefinitionNames()) {
             Class<?> type = beanType(beanFactory, beanName);
             if (type == null) {
+                continue;
+            }
+            if (WatcherDeclaration.class.isAssignableFrom(type)) {
+                addModel(models, beanFactory.getMergedBeanDefinition(beanName).getResolvableType()
+                        .as(WatcherDeclaration.class).getGeneric(0).resolve());
                 continue;
             }
             ReflectionUtils.doWithMethods(ClassUtils.getUserClass(type), method -> {
@@ -52,7 +61,7 @@ public final class AnnotatedMethodsAotProcessor implements BeanFactoryInitializa
                 }
             }, AnnotatedMethodsAotProcessor::annotated);
         }
-        if (methods.isEmpty()) {
+        if (methods.isEmpty() && models.isEmpty()) {
             return null;
         }
         return (context, code) -> {

@@ -9,10 +9,12 @@ import dev.watchkeeper.autoconfigure.endpoint.WatcherDescriptor;
 import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
+import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.watch.WatchEvent;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Lease;
+import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1LeaseSpec;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
@@ -30,6 +32,7 @@ import org.springframework.beans.factory.aot.BeanFactoryInitializationAotContrib
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.beans.factory.support.RegisteredBean;
 import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.core.ResolvableType;
 import org.springframework.javapoet.ClassName;
 
 class AotHintsTests {
@@ -59,10 +62,13 @@ class AotHintsTests {
     }
 
     @Test
-    void theProcessorFindsAnnotatedMethodsAndTheModelsTheyWatchOwnAndWatch() throws Exception {
+    void theProcessorFindsAnnotatedMethodsTheModelsTheyTakeOwnAndWatchAndThoseOfWatcherDeclarations() throws Exception {
         DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
         beanFactory.registerBeanDefinition("controller", new RootBeanDefinition(Controller.class));
         beanFactory.registerBeanDefinition("plain", new RootBeanDefinition(String.class));
+        RootBeanDefinition declaration = new RootBeanDefinition(WatcherDeclaration.class);
+        declaration.setTargetType(ResolvableType.forClassWithGenerics(WatcherDeclaration.class, V1Namespace.class));
+        beanFactory.registerBeanDefinition("namespaces", declaration);
 
         RuntimeHints hints = apply(new AnnotatedMethodsAotProcessor().processAheadOfTime(beanFactory));
 
@@ -74,7 +80,7 @@ class AotHintsTests {
         assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(
                 Controller.class.getDeclaredMethod("unannotated", V1Service.class))).rejects(hints);
         for (Class<?> model : new Class<?>[] {V1ConfigMap.class, V1Secret.class, V1Pod.class, V1ObjectMeta.class,
-                V1OwnerReference.class}) {
+                V1OwnerReference.class, V1Namespace.class}) {
             assertThat(isModel(model, hints)).as(model.getName()).isTrue();
         }
         assertThat(RuntimeHintsPredicates.reflection().onType(V1Service.class)).as("no annotated method takes it")
