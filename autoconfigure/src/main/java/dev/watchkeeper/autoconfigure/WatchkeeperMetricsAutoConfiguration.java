@@ -35,7 +35,7 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass({MeterRegistry.class, ObservationRegistry.class, WatchkeeperRegistry.class})
 public final class WatchkeeperMetricsAutoConfiguration {
 
-    /** Each reconcile observed, named and tagged by the application's {@link ReconcileObservationConvention}, if any. */
+    /** Each reconcile observed, named and tagged by the application's {@link ReconcileObservationConvention} if any. */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(ObservationRegistry.class)

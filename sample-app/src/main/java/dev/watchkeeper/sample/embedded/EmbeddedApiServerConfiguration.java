@@ -17,11 +17,12 @@ import org.springframework.core.env.Environment;
  * with one command; with it, to the cluster of its kubeconfig or service account. The choice is made when the
  * application starts, by the connection details bean, not by a {@code @Profile}: under Spring AOT the beans are
  * fixed at build time, and the one AOT-processed jar runs either way. The server and its kubeconfig are lazy beans,
- * made only in the embedded mode. The application connects to it through a {@link KubernetesConnectionDetails} bean, which takes
- * the place of Watchkeeper's kubeconfig/in-cluster discovery (the starter still builds the {@code ApiClient}, with
- * its customizers and user agent); a test's server (from {@code @AutoConfigureInMemoryKubeApi}) replaces this one,
- * and the connection follows it. A kubeconfig for {@code kubectl} (not for the application) is written for whichever
- * server it is, and deleted when the application stops.
+ * made only in the embedded mode. The application reaches the embedded server through a
+ * {@link KubernetesConnectionDetails} bean, which takes the place of Watchkeeper's kubeconfig/in-cluster discovery
+ * (the starter still builds the {@code ApiClient}, with its customizers and user agent); a test's server (from
+ * {@code @AutoConfigureInMemoryKubeApi}) replaces this one, and the connection follows it. A kubeconfig for
+ * {@code kubectl} (not for the application) is written for whichever server it is, and deleted when the application
+ * stops.
  */
 @Configuration(proxyBeanMethods = false)
 public class EmbeddedApiServerConfiguration {
