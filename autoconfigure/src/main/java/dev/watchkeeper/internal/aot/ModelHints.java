@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.aot;
 
+import com.google.gson.annotations.JsonAdapter;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.HashSet;
@@ -10,8 +11,8 @@ import org.springframework.core.ResolvableType;
 
 /**
  * Reflection hints for a model class Gson reads and writes: its fields, constructors and accessors, those of every
- * type its fields hold (lists and maps included), and client-java's {@code CustomTypeAdapterFactory} inner classes,
- * which look the model's own adapter up reflectively.
+ * type its fields hold (lists and maps included), client-java's {@code CustomTypeAdapterFactory} inner classes,
+ * which look the model's own adapter up reflectively, and the adapters a {@code @JsonAdapter} names.
  */
 final class ModelHints {
 
@@ -35,6 +36,10 @@ final class ModelHints {
             return;
         }
         hints.reflection().registerType(type, MODEL);
+        JsonAdapter adapter = type.getAnnotation(JsonAdapter.class);
+        if (adapter != null) { // Quantity, IntOrString: Gson makes the adapter the annotation names
+            hints.reflection().registerType(adapter.value(), MemberCategory.INVOKE_DECLARED_CONSTRUCTORS);
+        }
         for (Class<?> nested : type.getDeclaredClasses()) {
             if (nested.getSimpleName().equals("CustomTypeAdapterFactory")) {
                 hints.reflection().registerType(nested, MemberCategory.INVOKE_DECLARED_CONSTRUCTORS);

@@ -11,6 +11,7 @@ import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.watch.WatchEvent;
+import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Lease;
@@ -85,6 +86,9 @@ class AotHintsTests {
         }
         assertThat(RuntimeHintsPredicates.reflection().onType(V1Service.class)).as("no annotated method takes it")
                 .rejects(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onType(Quantity.QuantityAdapter.class)
+                .withMemberCategory(MemberCategory.INVOKE_DECLARED_CONSTRUCTORS))
+                .as("a pod's resources hold Quantity, whose @JsonAdapter Gson instantiates").accepts(hints);
     }
 
     @Test
