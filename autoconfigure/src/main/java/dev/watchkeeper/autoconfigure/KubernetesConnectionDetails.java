@@ -67,4 +67,15 @@ public interface KubernetesConnectionDetails extends ConnectionDetails {
     static KubernetesConnectionDetails fromKubeconfig(KubeConfig config, String origin) throws IOException {
         return DiscoveredConnectionDetails.fromKubeconfig(config, origin);
     }
+
+    /**
+     * What Watchkeeper connects with when the application defines no bean of this type: {@code $KUBECONFIG},
+     * {@code ~/.kube/config}, then the in-cluster service account, the first that exists. For a bean that chooses
+     * its server when the application starts (under Spring AOT, which beans exist is decided at build time).
+     *
+     * @throws NoKubernetesConfigException when there is none, naming where it looked
+     */
+    static KubernetesConnectionDetails discover() throws IOException {
+        return ApiClientSource.standard().connectionDetails();
+    }
 }

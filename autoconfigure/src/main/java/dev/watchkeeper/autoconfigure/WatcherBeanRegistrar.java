@@ -38,7 +38,8 @@ import org.springframework.core.env.Environment;
  * watchers' beans, one per namespace ({@code <plural>@<namespace>}). Being the first to read the properties, it
  * first fails start-up on a key under {@code watchkeeper.} that binds to nothing (a misspelt one). It keeps what it
  * parsed of each {@code @Reconciler} ({@link #reconcilers()}), which the post-processor then reads instead of
- * parsing again.
+ * parsing again. Under Spring AOT its beans are left out of the generated code and it registers them when the
+ * application starts, from that run's properties, as on the JVM.
  *
  * <pre>{@code
  * @Bean

@@ -66,7 +66,7 @@ public final class WatchkeeperAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean({KubernetesConnectionDetails.class, ApiClient.class})
     KubernetesConnectionDetails watchkeeperConnectionDetails() throws IOException {
-        return ApiClientSource.standard().connectionDetails();
+        return KubernetesConnectionDetails.discover();
     }
 
     /**

@@ -2,10 +2,12 @@ package dev.watchkeeper.autoconfigure;
 
 import dev.watchkeeper.internal.annotation.WatchListenerAnnotationBeanPostProcessor;
 import dev.watchkeeper.autoconfigure.metrics.ObservationReconcileObserver;
+import dev.watchkeeper.autoconfigure.metrics.ReconcileObservationConvention;
 import dev.watchkeeper.autoconfigure.metrics.WatchkeeperMetrics;
 import dev.watchkeeper.internal.events.EventRecorder;
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.reconcile.ReconcileObserver;
+import dev.watchkeeper.registry.WatchkeeperState;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.internal.shard.ShardCoordinator;
 import io.micrometer.core.instrument.Gauge;
@@ -22,8 +24,9 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.context.annotation.Bean;
 
 /**
- * Micrometer meters of watchers and reconcilers, and reconciles inside an {@code Observation} (timer
- * {@code watchkeeper.reconcile}; a span when tracing is present).
+ * Micrometer meters of watchers and reconcilers, reconciles inside an {@code Observation} (timer
+ * {@code watchkeeper.reconcile}; a span when tracing is present), and the {@code ApiClient}'s requests observed as
+ * {@code watchkeeper.api.requests}, children of the reconcile that made them.
  */
 @AutoConfiguration(after = {WatchkeeperAutoConfiguration.class, WatchkeeperShardingAutoConfiguration.class,
         MetricsAutoConfiguration.class,
@@ -32,11 +35,24 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass({MeterRegistry.class, ObservationRegistry.class, WatchkeeperRegistry.class})
 public final class WatchkeeperMetricsAutoConfiguration {
 
+    /** Each reconcile observed, named and tagged by the application's {@link ReconcileObservationConvention} if any. */
     @Bean
     @ConditionalOnMissingBean
     @ConditionalOnBean(ObservationRegistry.class)
-    ReconcileObserver watchkeeperReconcileObserver(ObservationRegistry observations) {
-        return new ObservationReconcileObserver(observations);
+    ReconcileObserver watchkeeperReconcileObserver(ObservationRegistry observations,
+            ObjectProvider<ReconcileObservationConvention> convention, ObjectProvider<WatchkeeperState> state) {
+        return new ObservationReconcileObserver(observations, convention.getIfAvailable(),
+                new ReconcilerResources(state::getIfAvailable));
+    }
+
+    /**
+     * Each request of the {@code ApiClient} observed, a child of the reconcile that made it
+     * ({@link ApiRequestObservations}).
+     */
+    @Bean
+    @ConditionalOnBean(ObservationRegistry.class)
+    ApiClientCustomizer watchkeeperApiRequestObservations(ObservationRegistry observations) {
+        return new ApiRequestObservations(observations);
     }
 
     /** Gauge {@code watchkeeper.leader}: 1 while this replica holds the Lease (tag {@code lease}), else 0. */

@@ -13,17 +13,10 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import java.io.IOException;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -40,9 +33,7 @@ abstract class SampleEndToEndScenario {
     static final Duration WAIT = Duration.ofSeconds(60);
     static final String NAMESPACE = "default";
 
-    private Process sample;
-    private Path sampleLog;
-    private int port;
+    private SampleProcess sample;
 
     /** Runs the built kubectl against the server; its standard output. */
     abstract String kubectl(String... args) throws Exception;
@@ -63,29 +54,23 @@ abstract class SampleEndToEndScenario {
                 "clusterrole.rbac.authorization.k8s.io/watchkeeper-sample", "deployment.apps/watchkeeper-sample");
         await().atMost(WAIT).until(() -> generators().list(NAMESPACE).isSuccess());
 
-        port = freePort();
-        sampleLog = Files.createTempFile("sample-app", ".log");
-        String java = ProcessHandle.current().info().command().orElse("java");
-        ProcessBuilder builder = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                SampleApplication.class.getName(), "--spring.profiles.active=cluster", "--server.port=" + port,
+        sample = SampleProcess.start(launcher(), List.of("--spring.profiles.active=cluster",
                 // as deploy/ runs it; outside a pod the Lease namespace is not the service account's, so name it
                 "--watchkeeper.leader-election.enabled=true",
-                "--watchkeeper.leader-election.lease-namespace=watchkeeper-sample")
-                .redirectErrorStream(true).redirectOutput(sampleLog.toFile());
-        builder.environment().put("KUBECONFIG", sampleKubeconfig().toString());
-        sample = builder.start();
-        await().atMost(WAIT).pollInterval(Duration.ofMillis(500)).until(() -> status("/actuator/health/readiness") == 200);
+                "--watchkeeper.leader-election.lease-namespace=watchkeeper-sample"),
+                Map.of("KUBECONFIG", sampleKubeconfig().toString()), WAIT);
     }
 
     @AfterAll
     void stopSample() throws Exception {
         if (sample != null) {
-            sample.destroy();
-            sample.waitFor(30, TimeUnit.SECONDS);
-            System.out.println("sample app log (last 40 lines):\n"
-                    + String.join("\n", tail(Files.readAllLines(sampleLog), 40)));
-            Files.delete(sampleLog);
+            sample.close();
         }
+    }
+
+    /** How the sample is started: {@link SampleProcess#CLASS_PATH} unless a subclass says otherwise. */
+    List<String> launcher() {
+        return SampleProcess.CLASS_PATH;
     }
 
     @Test
@@ -124,7 +109,7 @@ abstract class SampleEndToEndScenario {
                         .anyMatch(event -> "CleanedUp".equals(event.getReason())
                                 && uid.equals(event.getRegarding().getUid())));
         await(garbageCollector() + " removes the owned ConfigMaps").atMost(WAIT).until(() -> configMaps(core).isEmpty());
-        assertThat(Files.readString(sampleLog)).doesNotContain("Forbidden");
+        assertThat(sample.log()).doesNotContain("Forbidden");
     }
 
     private DynamicKubernetesApi generators() {
@@ -144,27 +129,5 @@ abstract class SampleEndToEndScenario {
             return null;
         }
         return status.getAsJsonArray("conditions").get(0).getAsJsonObject().get("status").getAsString();
-    }
-
-    private int status(String path) throws InterruptedException {
-        if (!sample.isAlive()) {
-            throw new IllegalStateException("the sample app exited with " + sample.exitValue() + "; see " + sampleLog);
-        }
-        try {
-            return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                    .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (IOException e) {
-            return -1;
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        }
-    }
-
-    private static List<String> tail(List<String> lines, int n) {
-        return lines.subList(Math.max(0, lines.size() - n), lines.size());
     }
 }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class ObservationReconcileObserverTests {
 
     private final List<String> results = new CopyOnWriteArrayList<>();
-    private final ObservationReconcileObserver observer = new ObservationReconcileObserver(registry());
+    private final ObservationReconcileObserver observer = new ObservationReconcileObserver(registry(), null, name -> "configmaps");
 
     @Test
     void aReconcileThatRanPastItsTimeoutIsTaggedTimeoutAndOtherFailuresError() {

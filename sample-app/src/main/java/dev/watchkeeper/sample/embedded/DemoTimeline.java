@@ -13,21 +13,21 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
-import org.springframework.context.annotation.Profile;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.env.Environment;
 import org.springframework.stereotype.Component;
 
 /**
  * What the embedded mode demonstrates, driven on the embedded API server from a timer, one log line per phase:
  * the CRD is missing at start (the watcher backs off), then appears with two generators (recovery, ConfigMaps
  * created), a spec edit (generation 2), a 30 s outage (the backoff grows, then recovery), and after the reset
- * timer's 2 min of quiet a short outage whose backoff starts again at the initial interval.
+ * timer's 2 min of quiet a short outage whose backoff starts again at the initial interval. Not with the
+ * {@code cluster} profile or {@code sample.demo.enabled=false}, checked when the application is ready (under Spring
+ * AOT this bean exists whatever the profile).
  */
 @Component
-@Profile("!cluster")
-@ConditionalOnBooleanProperty(name = "sample.demo.enabled", matchIfMissing = true)
 public class DemoTimeline implements DisposableBean {
 
     static final String NAMESPACE = "default";
@@ -35,7 +35,8 @@ public class DemoTimeline implements DisposableBean {
 
     private static final Logger log = LoggerFactory.getLogger(DemoTimeline.class);
 
-    private final InMemoryApiServer server;
+    private final ObjectProvider<InMemoryApiServer> embedded;
+    private final Environment environment;
     private final WatchkeeperState state;
     private final DemoProperties demo;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
@@ -44,14 +45,22 @@ public class DemoTimeline implements DisposableBean {
         return thread;
     });
 
-    public DemoTimeline(InMemoryApiServer server, WatchkeeperState state, DemoProperties demo) {
-        this.server = server;
+    private InMemoryApiServer server;
+
+    public DemoTimeline(ObjectProvider<InMemoryApiServer> embedded, Environment environment, WatchkeeperState state,
+            DemoProperties demo) {
+        this.embedded = embedded;
+        this.environment = environment;
         this.state = state;
         this.demo = demo;
     }
 
     @EventListener(ApplicationReadyEvent.class)
     public void start() {
+        if (!demo.enabled() || environment.matchesProfiles(EmbeddedApiServerConfiguration.CLUSTER)) {
+            return;
+        }
+        server = embedded.getObject();
         // narrated after the first attempts, so the line shows the backoff
         at(Duration.ofSeconds(3), () -> log.info("Demo 1/6: CRD {}.{} not installed, so its watcher backs off: {}"
                 + " (curl localhost:8080/actuator/watchkeeper)", ConfigMapGenerator.PLURAL, ConfigMapGenerator.GROUP,
