@@ -3,11 +3,9 @@ package dev.watchkeeper.internal.reconcile;
 import dev.watchkeeper.backoff.TimeSource;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.PriorityQueue;
 
 /**
  * A queue of keys with client-go workqueue semantics (docs/semantics.md §9). A key is in at most one of <em>queued</em>
@@ -29,10 +27,11 @@ import java.util.PriorityQueue;
  * {@code ShutDownWithDrain}) first hands out the keys due by then. One {@link #setTimer timer}, a due time that is no
  * key's, makes a {@code take} return {@code null} to the taker that finds it due (a periodic resync, say), so its work
  * needs no thread of its own and is no queued key that counts would have to leave out.
- * Each key has one entry that says where it is; keys due now wait in one FIFO per priority, only delayed keys in a
- * heap. So the common add, take and done each cost at most one hash lookup; a delay, a LOW key's arrival and the
- * choice between a waiting NORMAL and LOW key read the clock, nothing else does. FIFO order means the head of the
- * LOW line is its oldest key, the only one aging needs to look at.
+ * Each key has one entry ({@link QueueEntry}) that says where it is; keys due now wait in one FIFO per priority
+ * ({@link DueLines}), only delayed keys in a heap ({@link DelayedKeys}). So the common add, take and done each cost
+ * at most one hash lookup; a delay, a LOW key's arrival and the choice between a waiting NORMAL and LOW key read the
+ * clock, nothing else does. FIFO order means the head of the LOW line is its oldest key, the only one aging needs
+ * to look at.
  *
  * <pre>{@code
  * WorkQueue<ObjectKey> queue = new WorkQueue<>(TimeSource.system());
@@ -52,92 +51,12 @@ public final class WorkQueue<K> {
     private static final Instant NOW = Instant.MIN;
     private static final Duration FOREVER = Duration.ofDays(365);
 
-    /** Where a key is. */
-    private enum Place {
-        /** In the FIFO, due now. */
-        READY,
-        /** In the heap, waiting for its due time. */
-        DELAYED,
-        /** Handed out by {@link #take}, not yet {@link #done}. */
-        PROCESSING,
-        /** Not placed yet: made for an add, or between two places (never seen outside the lock). */
-        NEW
-    }
-
-    /** A key's one entry: where it is and, in the heap or once processed, when it is due. */
-    private static final class Entry<K> {
-        final K key;
-        Place place;
-        /** DELAYED: its slot in the heap. */
-        Slot<K> slot;
-        /** PROCESSING: when it is due again after {@link #done} ({@link #NOW} or later), {@code null} if not added. */
-        Instant dueAgain;
-        /** READY and DELAYED: its priority; PROCESSING: {@code null}. */
-        Priority priority;
-        /** PROCESSING: the priority it is queued with after {@link #done}, {@code null} if not added. */
-        Priority priorityAgain;
-        /** READY in the LOW line: its place there; {@code null} otherwise. */
-        LowSlot<K> lowSlot;
-        /** Until when no add may make it due ({@link #addHeld}); {@code null} when not held. Cleared once taken. */
-        Instant notBefore;
-
-        Entry(K key) {
-            this.key = key;
-            this.place = Place.NEW;
-        }
-    }
-
-    /**
-     * A delayed key's place in the heap; stale once the key left it (taken, re-added earlier, dropped).
-     * {@code dueMillis} is {@code due} in epoch milliseconds, rounded down.
-     */
-    private record Slot<K>(Entry<K> entry, Instant due, long dueMillis, long sequence)
-            implements Comparable<Slot<K>> {
-
-        Slot(Entry<K> entry, Instant due, long sequence) {
-            this(entry, due, due.toEpochMilli(), sequence);
-        }
-
-        @Override
-        public int compareTo(Slot<K> other) {
-            int byDue = due.compareTo(other.due);
-            return byDue != 0 ? byDue : Long.compare(sequence, other.sequence);
-        }
-
-        boolean isStale() {
-            return entry.slot != this;
-        }
-    }
-
-    /**
-     * A LOW key's place in the LOW line, since {@code sinceMillis}; stale once the key left it (taken, raised to
-     * NORMAL, held), and then skipped when it reaches the head.
-     */
-    private record LowSlot<K>(Entry<K> entry, long sinceMillis) {
-
-        boolean isStale() {
-            return entry.lowSlot != this;
-        }
-    }
-
     private final TimeSource time;
-    /** How long the oldest LOW key waits before takes alternate; 0: LOW keys join the NORMAL line at once. */
-    private final long maxLowWaitMillis;
     private final Object monitor = new Object();
-    private final Map<K, Entry<K>> entries = new HashMap<>();
-    /** NORMAL keys due now. */
-    private final ArrayDeque<Entry<K>> ready = new ArrayDeque<>();
-    /** LOW keys due now, oldest first, with stale slots among them. */
-    private final ArrayDeque<LowSlot<K>> low = new ArrayDeque<>();
-    /** How many keys wait in the LOW line (its slots that are not stale). */
-    private int lowDepth;
-    /** Whether the next take serves an aged LOW key before a NORMAL one: set by a NORMAL take, cleared by a LOW. */
-    private boolean lowTurn;
-    private final PriorityQueue<Slot<K>> heap = new PriorityQueue<>();
-    /** How many queued keys wait in the heap for their due time. */
-    private int delayed;
+    private final Map<K, QueueEntry<K>> entries = new HashMap<>();
+    private final DueLines<K> ready;
+    private final DelayedKeys<K> delayed;
     private int processing;
-    private long sequence;
     private long changes;
     private boolean shutdown;
     /** Shut down to adds, but keys due at {@link #shutdownWithDrain} are still handed out. */
@@ -160,7 +79,8 @@ public final class WorkQueue<K> {
         if (maxLowPriorityWait.isNegative()) {
             throw new IllegalArgumentException("maxLowPriorityWait must not be negative: " + maxLowPriorityWait);
         }
-        this.maxLowWaitMillis = maxLowPriorityWait.toMillis();
+        this.ready = new DueLines<>(time, maxLowPriorityWait.toMillis());
+        this.delayed = new DelayedKeys<>(time);
     }
 
     /** Queues {@code key} to be taken now, at NORMAL priority. */
@@ -186,7 +106,7 @@ public final class WorkQueue<K> {
             if (shutdown || draining) {
                 return;
             }
-            Entry<K> entry = entries.computeIfAbsent(key, Entry::new);
+            QueueEntry<K> entry = entries.computeIfAbsent(key, QueueEntry::new);
             if (entry.notBefore != null && due.isBefore(entry.notBefore)) {
                 due = entry.notBefore;
                 later = true;
@@ -208,9 +128,7 @@ public final class WorkQueue<K> {
                 }
                 case READY -> {
                     if (entry.priority == Priority.LOW && priority == Priority.NORMAL) {
-                        unlinkLow(entry); // to the NORMAL line: it waited behind NORMAL keys long enough
-                        entry.priority = Priority.NORMAL;
-                        toReady(entry);
+                        ready.raise(entry);
                     }
                 }
             }
@@ -232,7 +150,7 @@ public final class WorkQueue<K> {
             if (shutdown || draining) {
                 return;
             }
-            Entry<K> entry = entries.computeIfAbsent(key, Entry::new);
+            QueueEntry<K> entry = entries.computeIfAbsent(key, QueueEntry::new);
             entry.notBefore = entry.notBefore == null || notBefore.isAfter(entry.notBefore) ? notBefore
                     : entry.notBefore;
             notBefore = entry.notBefore;
@@ -253,7 +171,7 @@ public final class WorkQueue<K> {
                     }
                 }
                 case READY -> {
-                    unlinkReady(entry);
+                    ready.remove(entry);
                     entry.priority = Priority.NORMAL;
                     queue(entry, later(due, notBefore), true);
                 }
@@ -298,22 +216,22 @@ public final class WorkQueue<K> {
 
     private K takeLocked() throws InterruptedException {
         while (!shutdown) {
-            long nowMillis = timer == null && heap.isEmpty() ? 0 : time.clock().millis();
-            if (timer != null && isDue(timer, timerMillis, nowMillis)) {
+            long nowMillis = timer == null && delayed.isEmpty() ? 0 : time.clock().millis();
+            if (timer != null && delayed.isDue(timer, timerMillis, nowMillis)) {
                 timer = null;
-                if (dueNow() > 0) {
+                if (ready.size() > 0) {
                     wakeOneTaker(); // the key that woke this taker is left to another
                 }
                 return null;
             }
-            Slot<K> head = heap.isEmpty() ? null : promoteDue(nowMillis);
-            Entry<K> entry = nextDue();
+            DelayedKeys.Slot<K> head = delayed.isEmpty() ? null : delayed.promoteDue(nowMillis, this::toReady);
+            QueueEntry<K> entry = ready.poll();
             if (entry != null) {
-                entry.place = Place.PROCESSING;
+                entry.place = QueueEntry.Place.PROCESSING;
                 entry.priority = null;
                 entry.notBefore = null; // taken at its due time, so its hold has passed
                 processing++;
-                if (dueNow() > 0) {
+                if (ready.size() > 0) {
                     wakeOneTaker(); // another idle taker takes the next key
                 }
                 return entry.key;
@@ -329,94 +247,6 @@ public final class WorkQueue<K> {
         return null;
     }
 
-    /**
-     * The key to hand out now, or {@code null}: NORMAL before LOW, except that once the oldest LOW key has waited
-     * {@link #maxLowWaitMillis}, takes alternate between the lines while both hold keys. Only that choice reads the
-     * clock.
-     */
-    private Entry<K> nextDue() {
-        if (lowDepth == 0) {
-            return ready.poll();
-        }
-        if (ready.isEmpty() || lowTurn && aged(oldestLow())) {
-            lowTurn = false;
-            return pollLow();
-        }
-        lowTurn = true;
-        return ready.poll();
-    }
-
-    private boolean aged(LowSlot<K> oldest) {
-        return time.clock().millis() - oldest.sinceMillis() >= maxLowWaitMillis;
-    }
-
-    /** The head of the LOW line, its stale slots dropped; the line must hold a key. */
-    private LowSlot<K> oldestLow() {
-        LowSlot<K> head = low.peek();
-        while (head.isStale()) {
-            low.poll();
-            head = low.peek();
-        }
-        return head;
-    }
-
-    private Entry<K> pollLow() {
-        Entry<K> entry = oldestLow().entry();
-        low.poll();
-        unlinkLow(entry);
-        return entry;
-    }
-
-    /** Takes {@code entry} out of the LOW line; its slot goes stale there. */
-    private void unlinkLow(Entry<K> entry) {
-        entry.lowSlot = null;
-        lowDepth--;
-    }
-
-    /** Takes a READY {@code entry} out of its line: O(1) for the LOW line, a scan of the NORMAL one (rare: holds). */
-    private void unlinkReady(Entry<K> entry) {
-        if (entry.lowSlot != null) {
-            unlinkLow(entry);
-        } else {
-            ready.remove(entry);
-        }
-        entry.place = Place.NEW;
-    }
-
-    /** Keys due now, in both lines. */
-    private int dueNow() {
-        return ready.size() + lowDepth;
-    }
-
-    /**
-     * Moves the delayed keys due at {@code nowMillis} to the FIFO, in due order; returns the next one not yet due.
-     * Every take asks this while anything is delayed, so it is given the clock's milliseconds, read once per take.
-     */
-    private Slot<K> promoteDue(long nowMillis) {
-        for (Slot<K> head = heap.peek(); head != null; head = heap.peek()) {
-            if (head.isStale()) {
-                heap.poll();
-                continue;
-            }
-            if (!isDue(head.due(), head.dueMillis(), nowMillis)) {
-                return head;
-            }
-            heap.poll();
-            delayed--;
-            toReady(head.entry());
-        }
-        return null;
-    }
-
-    /**
-     * Whether {@code due} (in epoch milliseconds rounded down: {@code dueMillis}) has come at {@code nowMillis}: one
-     * due in a later millisecond has not, one in an earlier has, and only one within the current millisecond needs
-     * the clock's {@link Instant}.
-     */
-    private boolean isDue(Instant due, long dueMillis, long nowMillis) {
-        return dueMillis < nowMillis || dueMillis == nowMillis && !due.isAfter(time.clock().instant());
-    }
-
     /** Ends the processing of {@code key}; if it was added meanwhile, it is queued again. */
     public void done(K key) {
         synchronized (monitor) {
@@ -425,11 +255,11 @@ public final class WorkQueue<K> {
     }
 
     private void doneLocked(K key) {
-        Entry<K> entry = entries.remove(key);
+        QueueEntry<K> entry = entries.remove(key);
         if (entry == null) {
             return;
         }
-        if (entry.place != Place.PROCESSING) {
+        if (entry.place != QueueEntry.Place.PROCESSING) {
             entries.put(key, entry); // queued, not processing: done is a no-op
             return;
         }
@@ -443,7 +273,7 @@ public final class WorkQueue<K> {
             return;
         }
         entry.dueAgain = null;
-        entry.place = Place.NEW;
+        entry.place = QueueEntry.Place.NEW;
         entry.priority = entry.priorityAgain;
         entry.priorityAgain = null;
         entries.put(key, entry);
@@ -471,16 +301,10 @@ public final class WorkQueue<K> {
             }
             draining = true;
             timer = null;
-            promoteDue(time.clock().millis());
+            delayed.promoteDue(time.clock().millis(), this::toReady);
             Instant now = time.clock().instant();
-            for (Slot<K> slot : heap) {
-                if (!slot.isStale()) {
-                    entries.remove(slot.entry().key);
-                }
-            }
-            heap.clear();
-            delayed = 0;
-            for (Entry<K> entry : entries.values()) {
+            delayed.clear(entry -> entries.remove(entry.key));
+            for (QueueEntry<K> entry : entries.values()) {
                 if (entry.dueAgain != null && entry.dueAgain.isAfter(now)) {
                     entry.dueAgain = null;
                 }
@@ -523,28 +347,28 @@ public final class WorkQueue<K> {
     /** Keys due now, waiting for a taker (client-go's {@code Len}); not delayed ones, not those being processed. */
     public int depth() {
         synchronized (monitor) {
-            return dueNow();
+            return ready.size();
         }
     }
 
     /** Of the keys due now, those waiting at NORMAL priority. */
     public int normalPriorityDepth() {
         synchronized (monitor) {
-            return ready.size();
+            return ready.normalSize();
         }
     }
 
     /** Of the keys due now, those waiting at LOW priority. */
     public int lowPriorityDepth() {
         synchronized (monitor) {
-            return lowDepth;
+            return ready.lowSize();
         }
     }
 
     /** Keys waiting for their due time (retries, requeues, debounced changes). */
     public int delayed() {
         synchronized (monitor) {
-            return delayed;
+            return delayed.size();
         }
     }
 
@@ -558,11 +382,11 @@ public final class WorkQueue<K> {
     /** When {@code key} is due (the current time once it waits in the FIFO), or {@code null} when it is not queued. */
     public Instant dueAt(K key) {
         synchronized (monitor) {
-            Entry<K> entry = entries.get(key);
-            if (entry == null || entry.place == Place.PROCESSING) {
+            QueueEntry<K> entry = entries.get(key);
+            if (entry == null || entry.place == QueueEntry.Place.PROCESSING) {
                 return null;
             }
-            return entry.place == Place.DELAYED ? entry.slot.due() : time.clock().instant();
+            return entry.place == QueueEntry.Place.DELAYED ? entry.slot.due() : time.clock().instant();
         }
     }
 
@@ -570,18 +394,12 @@ public final class WorkQueue<K> {
      * Puts a new entry, or a delayed one due at another time now, in the heap if {@code later}, else in the line of
      * its priority.
      */
-    private void queue(Entry<K> entry, Instant due, boolean later) {
-        if (entry.place == Place.DELAYED) {
-            delayed--; // its old slot goes stale in the heap
-            entry.slot = null;
+    private void queue(QueueEntry<K> entry, Instant due, boolean later) {
+        if (entry.place == QueueEntry.Place.DELAYED) {
+            delayed.unschedule(entry);
         }
         if (later) {
-            Slot<K> slot = new Slot<>(entry, due, sequence++);
-            entry.place = Place.DELAYED;
-            entry.slot = slot;
-            heap.add(slot);
-            delayed++;
-            if (heap.peek() == slot) {
+            if (delayed.schedule(entry, due)) {
                 wakeOneTaker(); // a taker waiting for a later head waits for this one instead
             }
         } else {
@@ -589,18 +407,9 @@ public final class WorkQueue<K> {
         }
     }
 
-    private void toReady(Entry<K> entry) {
-        entry.place = Place.READY;
-        entry.slot = null;
-        if (entry.priority == Priority.LOW && maxLowWaitMillis > 0) {
-            entry.lowSlot = new LowSlot<>(entry, time.clock().millis());
-            low.add(entry.lowSlot);
-            lowDepth++;
-        } else {
-            entry.priority = Priority.NORMAL; // without priorities a LOW key is served as NORMAL at once
-            ready.add(entry);
-        }
-        if (dueNow() == 1) {
+    private void toReady(QueueEntry<K> entry) {
+        ready.add(entry);
+        if (ready.size() == 1) {
             wakeOneTaker(); // while more wait, the taker of each wakes the next
         }
     }
