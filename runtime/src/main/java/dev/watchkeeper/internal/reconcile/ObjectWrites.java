@@ -244,13 +244,14 @@ final class ObjectWrites {
             return execute(like, call);
         }
         ObjectKey key = ObjectKey.of(like);
+        String cachedBefore = ownWrites.cachedVersion(like);
         ownWrites.begin(key);
         S answer = null;
         try {
             answer = execute(like, call);
             return answer;
         } finally {
-            ownWrites.end(key, answer, reconciling);
+            ownWrites.end(key, answer, reconciling, cachedBefore);
         }
     }
 

@@ -30,8 +30,8 @@ import java.util.Set;
  * flight is therefore held until the write ends: let go when it carries the answered version, queued otherwise (a
  * failed write queues every event it held). Only versions of objects of a kind the reconciler watches are kept (no
  * other would ever be delivered). "Later" is the API server's order of well-formed resourceVersions; where a version
- * cannot be ordered only the same version counts as delivered. A write whose version the cache holds already (its
- * event came first, or the write changed nothing and the server answered the stored version) is not kept.
+ * cannot be ordered only the same version counts as delivered. A write whose event came first, or that changed
+ * nothing (the server answered the version the cache held when the write began), is not kept.
  *
  * <p>Memory: one entry per object whose written version has not been delivered yet (dropped when it is, when the
  * object is deleted, or when its reader {@link #giveUp gives up} waiting), and the events held while a write is in
@@ -76,12 +76,18 @@ final class OwnWrites {
         inFlight.computeIfAbsent(key, k -> new InFlight()).writes++;
     }
 
+    /** The version of {@code object} its kind's cache holds now, {@code null} when none does: a write's "before". */
+    String cachedVersion(KubernetesObject object) {
+        return watched.includes(object) ? watched.cachedVersion(object) : null;
+    }
+
     /**
      * The write of {@code key}, made by the reconcile of {@code reconciling} ({@code null} when that is {@code key}
-     * itself), ended with {@code answer} ({@code null} when it failed): records the version it answered, lets a held
-     * event of that version go, and queues the other held events once no write is in flight.
+     * itself), ended with {@code answer} ({@code null} when it failed), the cache having held version
+     * {@code cachedBefore} of it when the write began: records the version it answered, lets a held event of that
+     * version go, and queues the other held events once no write is in flight.
      */
-    void end(ObjectKey key, KubernetesObject answer, ObjectKey reconciling) {
+    void end(ObjectKey key, KubernetesObject answer, ObjectKey reconciling, String cachedBefore) {
         V1ObjectMeta metadata = answer == null ? null : answer.getMetadata();
         String uid = metadata == null ? null : metadata.getUid();
         String version = metadata == null ? null : metadata.getResourceVersion();
@@ -98,8 +104,10 @@ final class OwnWrites {
                 }
             }
             if (uid != null && version != null && watched.includes(answer)) {
-                if (cameBack || ResourceVersions.isAtLeast(watched.cachedVersion(answer), version)) {
-                    // delivered before its answer, or a write that changed nothing: the cache holds it already
+                if (cameBack || version.equals(cachedBefore)) {
+                    // delivered before its answer, or a write that changed nothing: the cache held it already.
+                    // A cache that holds it only now is not enough: its event may still be on its way to
+                    // handled, which must then let it go, not queue it.
                     delivered(uid, version, toRun);
                 } else {
                     ObjectKey reader = reconciling == null || watched.isPrimary(answer) ? key : reconciling;

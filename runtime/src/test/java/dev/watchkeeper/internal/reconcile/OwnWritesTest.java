@@ -10,6 +10,7 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1Secret;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 class OwnWritesTest {
@@ -25,7 +26,7 @@ class OwnWritesTest {
     @Test
     void theEventOfAWriteIsLetGoOnceAndAnyOtherVersionQueues() {
         writes.begin(KEY);
-        writes.end(KEY, answer("7"), null);
+        writes.end(KEY, answer("7"), null, null);
 
         assertThat(event("7")).as("our write coming back").isTrue();
         assertThat(event("7")).as("only once").isFalse();
@@ -37,7 +38,7 @@ class OwnWritesTest {
     void anEventThatOutrunsTheAnswerOfItsWriteIsHeldAndThenLetGo() {
         writes.begin(KEY);
         assertThat(event("7")).as("held while the write is in flight").isTrue();
-        writes.end(KEY, answer("7"), null);
+        writes.end(KEY, answer("7"), null, null);
 
         assertThat(queued).isEmpty();
         assertThat(event("7")).as("nothing left recorded for a version that already came back").isFalse();
@@ -47,12 +48,12 @@ class OwnWritesTest {
     void eventsHeldDuringAWriteOfAnotherVersionOrAFailedWriteAreQueuedWhenItEnds() {
         writes.begin(KEY);
         event("6");
-        writes.end(KEY, answer("7"), null);
+        writes.end(KEY, answer("7"), null, null);
         assertThat(queued).containsExactly("6");
 
         writes.begin(KEY);
         event("8");
-        writes.end(KEY, null, null);
+        writes.end(KEY, null, null, null);
         assertThat(queued).containsExactly("6", "8");
     }
 
@@ -61,9 +62,9 @@ class OwnWritesTest {
         writes.begin(KEY);
         writes.begin(KEY);
         event("5");
-        writes.end(KEY, answer("6"), null);
+        writes.end(KEY, answer("6"), null, null);
         assertThat(queued).isEmpty();
-        writes.end(KEY, answer("7"), null);
+        writes.end(KEY, answer("7"), null, null);
         assertThat(queued).containsExactly("5");
         assertThat(event("6")).as("only the latest write of an object is remembered: an earlier one queues").isFalse();
         assertThat(event("7")).isTrue();
@@ -72,7 +73,7 @@ class OwnWritesTest {
     @Test
     void aDeletedObjectForgetsItsWrite() {
         writes.begin(KEY);
-        writes.end(KEY, answer("7"), null);
+        writes.end(KEY, answer("7"), null, null);
         writes.forget("uid-p");
         assertThat(event("7")).isFalse();
     }
@@ -80,7 +81,7 @@ class OwnWritesTest {
     @Test
     void aLaterVersionOfSomeoneElsesChangeQueuesAndDropsTheEntryOfTheWriteItSupersedes() {
         writes.begin(KEY);
-        writes.end(KEY, answer("7"), null);
+        writes.end(KEY, answer("7"), null, null);
 
         assertThat(event("9")).as("someone else's change after ours, as a relist shows it").isFalse();
         assertThat(event("7")).as("nothing is left to let go").isFalse();
@@ -133,9 +134,9 @@ class OwnWritesTest {
         List<String> woken = new ArrayList<>();
         ObjectKey child = new ObjectKey("ns", "p-child");
         writes.begin(child);
-        writes.end(child, secret("p-child", "uid-c", "20"), KEY);
+        writes.end(child, secret("p-child", "uid-c", "20"), KEY, null);
         writes.begin(OTHER);
-        writes.end(OTHER, configMap("q", "uid-q", "21"), KEY); // the primary q, written by p's reconcile
+        writes.end(OTHER, configMap("q", "uid-q", "21"), KEY, null); // the primary q, written by p's reconcile
 
         assertThat(writes.awaitSeen(KEY, () -> woken.add("p"))).isTrue();
         assertThat(writes.awaitSeen(OTHER, () -> woken.add("q"))).isTrue();
@@ -150,7 +151,8 @@ class OwnWritesTest {
         ObjectKey pod = new ObjectKey("ns", "pod");
         writes.begin(pod);
         writes.end(pod, new V1Pod().apiVersion("v1").kind("Pod")
-                .metadata(new V1ObjectMeta().namespace("ns").name("pod").uid("uid-pod").resourceVersion("30")), KEY);
+                .metadata(new V1ObjectMeta().namespace("ns").name("pod").uid("uid-pod").resourceVersion("30")), KEY,
+                null);
 
         assertThat(writes.awaitSeen(KEY, () -> { })).isFalse();
     }
@@ -159,13 +161,30 @@ class OwnWritesTest {
     void aWriteThatChangedNothingAnswersTheCachedVersionAndIsNotWaitedFor() {
         OwnWrites cached = new OwnWrites(new WatchedKinds(List.of(new WatchedKinds.Kind(
                 ResourceType.of(V1ConfigMap.class), key -> key.equals(KEY) ? "7" : null))));
+        String before = cached.cachedVersion(answer("7"));
         cached.begin(KEY);
-        cached.end(KEY, answer("7"), null); // an apply that changed nothing: the stored version, delivered long ago
+        cached.end(KEY, answer("7"), null, before); // an apply that changed nothing: the stored version
 
+        assertThat(before).isEqualTo("7");
         assertThat(cached.awaitSeen(KEY, () -> { })).isFalse();
         cached.begin(KEY);
-        cached.end(KEY, answer("8"), null);
-        assertThat(cached.awaitSeen(KEY, () -> { })).as("a version the cache does not hold yet").isTrue();
+        cached.end(KEY, answer("8"), null, before);
+        assertThat(cached.awaitSeen(KEY, () -> { })).as("a version the cache did not hold").isTrue();
+    }
+
+    @Test
+    void aWriteWhoseEventReachedTheCacheButNotYetItsHandlerIsLetGoWhenItArrives() {
+        AtomicReference<String> cache = new AtomicReference<>("6");
+        OwnWrites racing = new OwnWrites(new WatchedKinds(List.of(new WatchedKinds.Kind(
+                ResourceType.of(V1ConfigMap.class), key -> key.equals(KEY) ? cache.get() : null))));
+        String before = racing.cachedVersion(answer("6"));
+        racing.begin(KEY);
+        cache.set("7"); // the watcher stored the write's event; its handler has not run yet
+        racing.end(KEY, answer("7"), null, before);
+
+        assertThat(racing.handled(KEY, "uid-p", "7", () -> queued.add("7"))).as("our write coming back").isTrue();
+        assertThat(queued).isEmpty();
+        assertThat(racing.awaitSeen(KEY, () -> { })).as("delivered by that event").isFalse();
     }
 
     @Test
@@ -194,14 +213,14 @@ class OwnWritesTest {
     void aContextOutsideAReconcilerKeepsNothing() {
         OwnWrites none = new OwnWrites();
         none.begin(KEY);
-        none.end(KEY, answer("7"), null);
+        none.end(KEY, answer("7"), null, null);
         assertThat(none.awaitSeen(KEY, () -> { })).isFalse();
         assertThat(none.handled(KEY, "uid-p", "7", () -> { })).isFalse();
     }
 
     private void write(ObjectKey key, V1ConfigMap answer) {
         writes.begin(key);
-        writes.end(key, answer, null);
+        writes.end(key, answer, null, null);
     }
 
     private boolean event(String version) {

@@ -106,6 +106,7 @@ class ReadYourWritesTest {
     private void write(String version) {
         writes.begin(KEY);
         writes.end(KEY, new V1ConfigMap().apiVersion("v1").kind("ConfigMap")
-                .metadata(new V1ObjectMeta().namespace("ns").name("p").uid("uid-p").resourceVersion(version)), null);
+                .metadata(new V1ObjectMeta().namespace("ns").name("p").uid("uid-p").resourceVersion(version)), null,
+                null);
     }
 }
