@@ -1,8 +1,11 @@
 package dev.watchkeeper.sample.embedded;
 
-import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import dev.watchkeeper.autoconfigure.KubernetesConnectionDetails;
+import dev.watchkeeper.test.apiserver.InMemoryApiServer;
+import dev.watchkeeper.test.boot.KubeApiConnection;
+import io.kubernetes.client.util.KubeConfig;
 import java.io.IOException;
+import java.io.StringReader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -20,7 +23,8 @@ import org.springframework.core.env.Environment;
  * made only in the embedded mode. The application reaches the embedded server through a
  * {@link KubernetesConnectionDetails} bean, which takes the place of Watchkeeper's kubeconfig/in-cluster discovery
  * (the starter still builds the {@code ApiClient}, with its customizers and user agent); a test's server (from
- * {@code @AutoConfigureInMemoryKubeApi}) replaces this one, and the connection follows it. A kubeconfig for
+ * {@code @AutoConfigureInMemoryKubeApi}) replaces this one, and the connection follows it. In the {@code cluster}
+ * mode a test's control plane ({@code @AutoConfigureRealKubeApi}) takes the place of the kubeconfig. A kubeconfig for
  * {@code kubectl} (not for the application) is written for whichever server it is, and deleted when the application
  * stops.
  */
@@ -51,10 +55,12 @@ public class EmbeddedApiServerConfiguration {
 
     @Bean
     KubernetesConnectionDetails sampleConnectionDetails(Environment environment,
-            ObjectProvider<InMemoryApiServer> server, ObjectProvider<EmbeddedKubeconfig> kubeconfig)
-            throws IOException {
+            ObjectProvider<InMemoryApiServer> server, ObjectProvider<EmbeddedKubeconfig> kubeconfig,
+            ObjectProvider<KubeApiConnection> testControlPlane) throws IOException {
         if (environment.matchesProfiles(CLUSTER)) {
-            return KubernetesConnectionDetails.discover();
+            KubeApiConnection test = testControlPlane.getIfAvailable();
+            return test == null ? KubernetesConnectionDetails.discover() : KubernetesConnectionDetails.fromKubeconfig(
+                    KubeConfig.loadKubeConfig(new StringReader(test.kubeconfig())), test.origin());
         }
         kubeconfig.getObject(); // written now, for kubectl
         return server.getObject()::url; // plain HTTP, anonymous
