@@ -32,7 +32,7 @@ public final class WebhookService implements AutoCloseable {
     private final ExecutorService threads;
     private final Clock clock;
     private volatile ServingKeyManager keys;
-    private WebhookServer server;
+    private volatile WebhookServer server;
     private volatile boolean serving;
     private volatile Rotations rotations = new Rotations(0, null);
     /** The CA bundle the webhooks were last registered with; {@code null} before. */
@@ -112,7 +112,7 @@ public final class WebhookService implements AutoCloseable {
     }
 
     /** The port the server listens on; only once started. */
-    public synchronized int port() {
+    public int port() {
         return server.port();
     }
 
