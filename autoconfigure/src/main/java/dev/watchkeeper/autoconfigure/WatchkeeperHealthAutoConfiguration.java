@@ -16,7 +16,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Health indicator {@code watchkeeper} (every watcher synced and watching), and the readiness gate
+ * Health indicator {@code watchkeeper} (every watcher synced and watching; the webhook server serving with a
+ * certificate that has not expired), and the readiness gate
  * {@code watchkeeperReadiness}, a member of the {@code readiness} group by default (see
  * {@link dev.watchkeeper.autoconfigure.health.ReadinessGroupDefaults}), so the application is not ready until every
  * watcher has completed its first sync ({@code watchkeeper.readiness.wait-for-sync}, default true).
@@ -32,8 +33,9 @@ public final class WatchkeeperHealthAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "watchkeeperHealthIndicator")
     WatchkeeperHealthIndicator watchkeeperHealthIndicator(WatchkeeperRegistry registry,
-            ObjectProvider<LeaderElector> elector) {
-        return new WatchkeeperHealthIndicator(registry, elector.getIfAvailable());
+            ObjectProvider<LeaderElector> elector, ObjectProvider<WatchkeeperWebhooks> webhooks) {
+        return new WatchkeeperHealthIndicator(registry, elector.getIfAvailable(),
+                () -> webhooks.getIfAvailable() == null ? null : webhooks.getIfAvailable().service().orElse(null));
     }
 
     @Configuration(proxyBeanMethods = false)

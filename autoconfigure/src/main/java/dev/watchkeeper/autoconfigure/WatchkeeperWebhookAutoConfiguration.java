@@ -4,6 +4,7 @@ import dev.watchkeeper.internal.annotation.WebhookAnnotationBeanPostProcessor;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import io.kubernetes.client.openapi.ApiClient;
+import java.time.Clock;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -45,6 +46,6 @@ public final class WatchkeeperWebhookAutoConfiguration {
             Thread thread = DaemonThreads.newThread(body);
             thread.setName("watchkeeper-webhook-" + count.incrementAndGet());
             return thread;
-        });
+        }, Clock.systemUTC());
     }
 }

@@ -46,17 +46,19 @@ public final class WatchkeeperWebhooks implements SmartLifecycle {
     private final WebhookProperties properties;
     private final Environment environment;
     private final ThreadFactory threads;
+    private final Clock clock;
     private volatile WebhookService service;
     private ScheduledExecutorService refresher;
     private volatile boolean running;
 
     WatchkeeperWebhooks(ApiClient client, WebhookAnnotationBeanPostProcessor found, WebhookProperties properties,
-            Environment environment, ThreadFactory threads) {
+            Environment environment, ThreadFactory threads, Clock clock) {
         this.client = client;
         this.found = found;
         this.properties = properties;
         this.environment = environment;
         this.threads = threads;
+        this.clock = clock;
     }
 
     /** The running webhooks; empty before start, and when the application declares none. */
@@ -80,7 +82,8 @@ public final class WatchkeeperWebhooks implements SmartLifecycle {
         String name = LeaderElectionDefaults.applicationName(environment);
         WebhookService started = new WebhookService(client, webhooks, certificates(clientConfig, name),
                 properties.register() ? new WebhookConfigurations(name, clientConfig) : null,
-                new InetSocketAddress(properties.address(), properties.port()), Executors.newCachedThreadPool(threads));
+                new InetSocketAddress(properties.address(), properties.port()), Executors.newCachedThreadPool(threads),
+                clock);
         try {
             started.start();
         } catch (Exception e) {
@@ -154,7 +157,7 @@ public final class WatchkeeperWebhooks implements SmartLifecycle {
         }
         String secret = properties.certificateSecret() != null ? properties.certificateSecret()
                 : applicationName + "-webhook-certificate";
-        return new SecretCertificates(client, namespace(), secret, dnsNames, addresses, Clock.systemUTC());
+        return new SecretCertificates(client, namespace(), secret, dnsNames, addresses, clock);
     }
 
     /** The service's namespace, else the pod's, else {@code default}. */

@@ -12,14 +12,18 @@ import java.util.List;
  * @param port                the webhook server's port
  * @param certificateSource   where its certificate comes from
  * @param certificateNotAfter when the certificate being served expires
+ * @param rotations           how many new certificates (renewals, or from a new CA) were served since start
+ * @param lastRotationAt      when the last one was; {@code null} before the first
  * @param webhooks            every webhook
  */
-public record WebhooksDescriptor(int port, String certificateSource, Instant certificateNotAfter,
-        List<WebhookDescriptor> webhooks) {
+public record WebhooksDescriptor(int port, String certificateSource, Instant certificateNotAfter, int rotations,
+        Instant lastRotationAt, List<WebhookDescriptor> webhooks) {
 
     static WebhooksDescriptor of(WebhookService service) {
+        WebhookService.Rotations rotations = service.rotations();
         return new WebhooksDescriptor(service.port(), service.certificateSource(), service.certificateNotAfter(),
-                service.definitions().stream().map(WebhookDescriptor::of).toList());
+                rotations.count(), rotations.last(), service.definitions().stream().map(WebhookDescriptor::of)
+                        .toList());
     }
 
     /**

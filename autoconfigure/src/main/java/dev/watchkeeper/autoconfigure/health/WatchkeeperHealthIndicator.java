@@ -3,10 +3,12 @@ package dev.watchkeeper.autoconfigure.health;
 import dev.watchkeeper.leader.LeaderElectionSnapshot;
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
+import dev.watchkeeper.internal.webhook.WebhookService;
 import dev.watchkeeper.watch.WatcherPhase;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
@@ -16,12 +18,16 @@ import org.springframework.boot.health.contributor.Status;
  * {@code STOPPED} (it gave up, or the application is closing); otherwise {@code OUT_OF_SERVICE} — still listing or
  * backing off, so the caches may be incomplete or stale. Details show each watcher's phase, sync and, unless it is
  * watching again, its last error; the {@code watchkeeper} endpoint keeps the last error with its time. With leader
- * election, details also show the role and the holder; a follower is as healthy as the leader.
+ * election, details also show the role and the holder; a follower is as healthy as the leader. With admission
+ * webhooks, details show their certificate's expiry and rotations, and health is {@code DOWN} with a reason while
+ * the webhook server is not serving or its certificate has expired: the API server then refuses every write a
+ * webhook with {@code failurePolicy: Fail} matches.
  */
 public class WatchkeeperHealthIndicator implements HealthIndicator {
 
     private final WatchkeeperRegistry registry;
     private final LeaderElector elector;
+    private final Supplier<WebhookService> webhooks;
 
     public WatchkeeperHealthIndicator(WatchkeeperRegistry registry) {
         this(registry, null);
@@ -29,8 +35,15 @@ public class WatchkeeperHealthIndicator implements HealthIndicator {
 
     /** {@code elector}: {@code null} when leader election is off. */
     public WatchkeeperHealthIndicator(WatchkeeperRegistry registry, LeaderElector elector) {
+        this(registry, elector, () -> null);
+    }
+
+    /** {@code webhooks}: the running webhooks, or {@code null} while none are served. */
+    public WatchkeeperHealthIndicator(WatchkeeperRegistry registry, LeaderElector elector,
+            Supplier<WebhookService> webhooks) {
         this.registry = registry;
         this.elector = elector;
+        this.webhooks = webhooks;
     }
 
     @Override
@@ -46,11 +59,37 @@ public class WatchkeeperHealthIndicator implements HealthIndicator {
                 status = Status.OUT_OF_SERVICE;
             }
         }
+        WebhookService webhookService = webhooks.get();
+        Map<String, Object> webhookDetails = webhookService == null ? null : details(webhookService);
+        if (webhookDetails != null && webhookDetails.containsKey("reason")) {
+            status = Status.DOWN;
+        }
         Health.Builder health = Health.status(status).withDetail("watchers", watchers);
         if (elector != null) {
             health.withDetail("leaderElection", details(elector.snapshot()));
         }
+        if (webhookDetails != null) {
+            health.withDetail("webhooks", webhookDetails);
+        }
         return health.build();
+    }
+
+    /** With a {@code reason} when the API server cannot call the webhooks. */
+    private static Map<String, Object> details(WebhookService s) {
+        Map<String, Object> details = new LinkedHashMap<>();
+        if (!s.serving()) {
+            details.put("reason", "the webhook server is not serving");
+        } else if (s.certificateExpired()) {
+            details.put("reason", "the serving certificate from " + s.certificateSource() + " expired at "
+                    + s.certificateNotAfter() + "; the API server refuses it");
+        }
+        details.put("certificateNotAfter", String.valueOf(s.certificateNotAfter()));
+        WebhookService.Rotations rotations = s.rotations();
+        details.put("rotations", rotations.count());
+        if (rotations.last() != null) {
+            details.put("lastRotationAt", rotations.last().toString());
+        }
+        return details;
     }
 
     private static Map<String, Object> details(LeaderElectionSnapshot s) {

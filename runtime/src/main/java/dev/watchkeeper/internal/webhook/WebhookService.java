@@ -3,6 +3,7 @@ package dev.watchkeeper.internal.webhook;
 import com.google.gson.Gson;
 import io.kubernetes.client.openapi.ApiClient;
 import java.net.InetSocketAddress;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
@@ -15,6 +16,9 @@ import org.slf4j.LoggerFactory;
  * the {@link WebhookServer}, then (with a {@link WebhookConfigurations}) registers the webhooks with the API server
  * trusting that certificate's CA. {@link #refresh()}, called periodically, serves a renewed or changed certificate
  * from the next handshake on and registers again when the CA bundle changed.
+ *
+ * <p>The service is read by the actuator endpoint and health without taking its lock, which {@link #refresh()} holds
+ * through API calls: what they read is volatile.
  */
 public final class WebhookService implements AutoCloseable {
 
@@ -26,23 +30,28 @@ public final class WebhookService implements AutoCloseable {
     private final WebhookConfigurations registration;
     private final InetSocketAddress address;
     private final ExecutorService threads;
-    private ServingKeyManager keys;
-    private WebhookServer server;
+    private final Clock clock;
+    private volatile ServingKeyManager keys;
+    private volatile WebhookServer server;
+    private volatile boolean serving;
+    private volatile Rotations rotations = new Rotations(0, null);
     /** The CA bundle the webhooks were last registered with; {@code null} before. */
     private byte[] registeredBundle;
 
     /**
      * @param registration {@code null} when the configurations are registered by someone else
      * @param threads      runs the exchanges and the methods; closed with the service
+     * @param clock        the time of a rotation, and what an expired certificate is measured against
      */
     public WebhookService(ApiClient client, List<DeclaredWebhook> webhooks, CertificateSource certificates,
-            WebhookConfigurations registration, InetSocketAddress address, ExecutorService threads) {
+            WebhookConfigurations registration, InetSocketAddress address, ExecutorService threads, Clock clock) {
         this.client = client;
         this.webhooks = List.copyOf(webhooks);
         this.certificates = certificates;
         this.registration = registration;
         this.address = address;
         this.threads = threads;
+        this.clock = clock;
     }
 
     /** Serves every webhook, then registers them if asked to. */
@@ -53,6 +62,7 @@ public final class WebhookService implements AutoCloseable {
         server = WebhookServer.start(address, webhooks.stream()
                 .map(webhook -> new AdmissionHandler(webhook.definition(), webhook.method(), gson, threads))
                 .toList(), keys, threads);
+        serving = true;
         log.info("serving {} webhook(s) on port {} with the certificate from {}, valid until {}", webhooks.size(),
                 server.port(), certificates.describe(), certificate.notAfter());
         register(certificate);
@@ -60,16 +70,30 @@ public final class WebhookService implements AutoCloseable {
 
     /**
      * Takes up a renewed or changed certificate. When its CA bundle changed, the webhooks are registered with the
-     * new bundle first, so the API server trusts the new certificate by the time it is served; a registration that
-     * fails leaves the old certificate served, and the next refresh tries again.
+     * new bundle first, and a changed certificate is served only from the next refresh on: the API server takes
+     * the bundle up from its informer moments after the write, and until then refuses a certificate of a new CA (a
+     * refresh late for the whole overlap finds both at once). A registration that fails leaves the old certificate
+     * served, and the next refresh tries again.
      */
     public synchronized void refresh() throws Exception {
         ServingCertificate certificate = certificates.current();
-        if (registration != null && !Arrays.equals(certificate.caBundle(), registeredBundle)) {
+        boolean registered = registration != null && !Arrays.equals(certificate.caBundle(), registeredBundle);
+        if (registered) {
             register(certificate);
         }
-        if (certificate != keys.current()) {
-            keys.serve(certificate);
+        ServingCertificate served = keys.current();
+        if (certificate == served) {
+            return;
+        }
+        boolean newChain = !certificate.chain().equals(served.chain());
+        if (newChain && registered) {
+            log.info("registered a new CA bundle; the certificate from {} valid until {} is served from the next"
+                    + " check on, once the API server trusts it", certificates.describe(), certificate.notAfter());
+            return;
+        }
+        keys.serve(certificate);
+        if (newChain) {
+            rotations = new Rotations(rotations.count() + 1, clock.instant());
             log.info("serving the webhooks' new certificate from {}, valid until {}", certificates.describe(),
                     certificate.notAfter());
         }
@@ -88,13 +112,30 @@ public final class WebhookService implements AutoCloseable {
     }
 
     /** The port the server listens on; only once started. */
-    public synchronized int port() {
+    public int port() {
         return server.port();
     }
 
     /** When the certificate being served expires; {@code null} before start. */
-    public synchronized Instant certificateNotAfter() {
-        return keys == null ? null : keys.current().notAfter();
+    public Instant certificateNotAfter() {
+        ServingKeyManager served = keys;
+        return served == null ? null : served.current().notAfter();
+    }
+
+    /** Whether the certificate being served has expired, so the API server refuses every call. */
+    public boolean certificateExpired() {
+        Instant notAfter = certificateNotAfter();
+        return notAfter != null && !clock.instant().isBefore(notAfter);
+    }
+
+    /** Whether the server is up: started and not closed. */
+    public boolean serving() {
+        return serving;
+    }
+
+    /** The new serving certificates taken up since start. */
+    public Rotations rotations() {
+        return rotations;
     }
 
     /** Where the certificate comes from. */
@@ -104,9 +145,19 @@ public final class WebhookService implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        serving = false;
         if (server != null) {
             server.close();
         }
         threads.shutdownNow();
+    }
+
+    /**
+     * The times a new serving certificate (a renewal, or one from a new CA) was served since start.
+     *
+     * @param count how many
+     * @param last  when the last one was, {@code null} before the first
+     */
+    public record Rotations(int count, Instant last) {
     }
 }
