@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.watchkeeper.sample.crd.DeployedConversion;
 import dev.watchkeeper.test.boot.AutoConfigureRealKubeApi;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import dev.watchkeeper.test.controlplane.TestNamespace;
@@ -29,8 +30,9 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * The sample's validating webhook on the real control plane: with {@code watchkeeper.webhooks.enabled=true} the
  * kube-apiserver asks the sample before it stores a generator, and one whose names would take over a ConfigMap
- * someone else owns is refused naming it. The configuration and the certificate Secret are removed after the class,
- * so the other sample tests on this control plane never meet the webhook.
+ * someone else owns is refused naming it. The configuration and the certificate Secret are removed and the CRD's
+ * conversion (which the registration pointed at the test's URL too) put back after the class, so the other sample
+ * tests on this control plane never meet the webhook.
  */
 @AutoConfigureRealKubeApi
 @SpringBootTest(classes = SampleApplication.class, properties = {
@@ -66,6 +68,7 @@ class GeneratorNameWebhookOnControlPlaneTest {
     static void removeWebhook() throws ApiException {
         new AdmissionregistrationV1Api(plane.apiClient()).deleteValidatingWebhookConfiguration(NAME).execute();
         new CoreV1Api(plane.apiClient()).deleteNamespacedSecret(NAME, "default").execute();
+        DeployedConversion.restore(plane);
     }
 
     @Test

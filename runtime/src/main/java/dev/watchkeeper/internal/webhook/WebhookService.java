@@ -5,15 +5,18 @@ import io.kubernetes.client.openapi.ApiClient;
 import java.net.InetSocketAddress;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The application's webhooks at run time: gets the serving certificate from its {@link CertificateSource}, starts
- * the {@link WebhookServer}, then (with a {@link WebhookConfigurations}) registers the webhooks with the API server
- * trusting that certificate's CA. {@link #refresh()}, called periodically, serves a renewed or changed certificate
+ * the {@link WebhookServer} with the admission webhooks and the conversion of the multi-version resources, then
+ * (with a {@link WebhookConfigurations} and {@link CrdConversions}) registers them with the API server trusting that
+ * certificate's CA. {@link #refresh()}, called periodically, serves a renewed or changed certificate
  * from the next handshake on and registers again when the CA bundle changed.
  */
 public final class WebhookService implements AutoCloseable {
@@ -22,8 +25,10 @@ public final class WebhookService implements AutoCloseable {
 
     private final ApiClient client;
     private final List<DeclaredWebhook> webhooks;
+    private final List<ResourceVersions> conversions;
     private final CertificateSource certificates;
     private final WebhookConfigurations registration;
+    private final CrdConversions conversionRegistration;
     private final InetSocketAddress address;
     private final ExecutorService threads;
     private ServingKeyManager keys;
@@ -32,15 +37,20 @@ public final class WebhookService implements AutoCloseable {
     private byte[] registeredBundle;
 
     /**
-     * @param registration {@code null} when the configurations are registered by someone else
-     * @param threads      runs the exchanges and the methods; closed with the service
+     * @param conversions            the multi-version resources whose ConversionReviews it answers
+     * @param registration           {@code null} when the configurations are registered by someone else
+     * @param conversionRegistration {@code null} when the CRDs' conversions are registered by someone else
+     * @param threads                runs the exchanges and the methods; closed with the service
      */
-    public WebhookService(ApiClient client, List<DeclaredWebhook> webhooks, CertificateSource certificates,
-            WebhookConfigurations registration, InetSocketAddress address, ExecutorService threads) {
+    public WebhookService(ApiClient client, List<DeclaredWebhook> webhooks, List<ResourceVersions> conversions,
+            CertificateSource certificates, WebhookConfigurations registration, CrdConversions conversionRegistration,
+            InetSocketAddress address, ExecutorService threads) {
         this.client = client;
         this.webhooks = List.copyOf(webhooks);
+        this.conversions = List.copyOf(conversions);
         this.certificates = certificates;
         this.registration = registration;
+        this.conversionRegistration = conversionRegistration;
         this.address = address;
         this.threads = threads;
     }
@@ -50,10 +60,17 @@ public final class WebhookService implements AutoCloseable {
         ServingCertificate certificate = certificates.current();
         keys = new ServingKeyManager(certificate);
         Gson gson = client.getJSON().getGson();
-        server = WebhookServer.start(address, webhooks.stream()
-                .map(webhook -> new AdmissionHandler(webhook.definition(), webhook.method(), gson, threads))
-                .toList(), keys, threads);
-        log.info("serving {} webhook(s) on port {} with the certificate from {}, valid until {}", webhooks.size(),
+        Map<String, WebhookServer.Endpoint> endpoints = new LinkedHashMap<>();
+        for (DeclaredWebhook webhook : webhooks) {
+            endpoints.put(webhook.definition().path(), WebhookServer.admission(
+                    new AdmissionHandler(webhook.definition(), webhook.method(), gson, threads)));
+        }
+        if (!conversions.isEmpty()) {
+            endpoints.put(WebhookClientConfig.CONVERSION_PATH, new ConversionHandler(conversions, gson)::handle);
+        }
+        server = WebhookServer.start(address, endpoints, keys, threads);
+        log.info("serving {} webhook(s) and the conversion of {} on port {} with the certificate from {}, valid"
+                + " until {}", webhooks.size(), conversions.stream().map(ResourceVersions::crdName).toList(),
                 server.port(), certificates.describe(), certificate.notAfter());
         register(certificate);
     }
@@ -65,7 +82,8 @@ public final class WebhookService implements AutoCloseable {
      */
     public synchronized void refresh() throws Exception {
         ServingCertificate certificate = certificates.current();
-        if (registration != null && !Arrays.equals(certificate.caBundle(), registeredBundle)) {
+        if ((registration != null || conversionRegistration != null)
+                && !Arrays.equals(certificate.caBundle(), registeredBundle)) {
             register(certificate);
         }
         if (certificate != keys.current()) {
@@ -76,11 +94,21 @@ public final class WebhookService implements AutoCloseable {
     }
 
     private void register(ServingCertificate certificate) throws Exception {
-        if (registration != null) {
-            List<String> applied = registration.apply(client, definitions(), certificate.caBundle());
-            registeredBundle = certificate.caBundle();
-            log.info("registered the webhooks {}", applied);
+        if (registration != null && !webhooks.isEmpty()) {
+            log.info("registered the webhooks {}", registration.apply(client, definitions(), certificate.caBundle()));
         }
+        if (conversionRegistration != null && !conversions.isEmpty()) {
+            log.info("registered the conversion webhook in the CRDs {}",
+                    conversionRegistration.apply(client, conversions, certificate.caBundle()));
+        }
+        if (registration != null || conversionRegistration != null) {
+            registeredBundle = certificate.caBundle();
+        }
+    }
+
+    /** The multi-version resources it converts. */
+    public List<ResourceVersions> conversions() {
+        return conversions;
     }
 
     public List<WebhookDefinition> definitions() {
