@@ -8,6 +8,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.watchkeeper.sample.crd.DeployedConversion;
 import dev.watchkeeper.sample.generator.ConfigMapGenerator;
+import dev.watchkeeper.sample.generator.ConfigMapGeneratorReconciler;
 import dev.watchkeeper.sample.generator.ConfigMapGeneratorV1alpha1;
 import dev.watchkeeper.test.boot.AutoConfigureRealKubeApi;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
@@ -27,22 +28,24 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The sample's conversion webhook on the real control plane: with {@code watchkeeper.webhooks.register=true} the
- * starter points the CRD's conversion at the sample's webhook server on loopback, with its CA bundle, and the
+ * starter points the CRD's conversion at the webhook server of the sample's reconciler on loopback, with its CA bundle, and the
  * kube-apiserver converts through it over TLS: a generator written as v1alpha1 is stored as v1 (what the reconciler
  * reads) and reads back as either version, one written as v1 reads as v1alpha1, and an entry the conversion cannot
  * read refuses the write with the conversion's message. The certificate Secret is removed and the CRD's conversion
  * put back as {@code deploy/} has it after the class.
  */
 @AutoConfigureRealKubeApi
-@SpringBootTest(classes = SampleApplication.class, properties = {
-        "spring.profiles.active=cluster",
+@SpringBootTest(classes = ConfigMapGeneratorConversionOnControlPlaneTest.Application.class, properties = {
         "spring.application.name=" + ConfigMapGeneratorConversionOnControlPlaneTest.NAME,
         "watchkeeper.webhooks.register=true",
         "watchkeeper.webhooks.address=127.0.0.1",
@@ -56,6 +59,13 @@ class ConfigMapGeneratorConversionOnControlPlaneTest {
     static final Duration WAIT = Duration.ofSeconds(60);
     static KubeControlPlane plane;
     static String namespace;
+
+    /** The sample's reconciler, which reads the stored v1; its multi-version resource brings the conversion. */
+    @Configuration(proxyBeanMethods = false)
+    @EnableAutoConfiguration
+    @Import(ConfigMapGeneratorReconciler.class)
+    static class Application {
+    }
 
     @BeforeAll
     static void installCrd(KubeControlPlane controlPlane, TestNamespace testNamespace) {
@@ -119,7 +129,7 @@ class ConfigMapGeneratorConversionOnControlPlaneTest {
     }
 
     @Test
-    void aGeneratorWrittenAsV1ReadsAsV1alpha1() {
+    void aGeneratorWrittenAsV1ReadsAsV1alpha1() throws ApiException {
         JsonObject written = generator(ConfigMapGenerator.API_VERSION, "new-style",
                 "{\"namePrefix\":\"new\",\"content\":{\"a\":\"1\"}}");
         generators(ConfigMapGenerator.VERSION).create(new DynamicKubernetesObject(written)).throwsApiException();

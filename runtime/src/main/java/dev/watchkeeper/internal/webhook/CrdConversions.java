@@ -63,10 +63,10 @@ public final class CrdConversions {
     }
 
     /**
-     * Removes from the CRD's conversion webhook a URL when {@code desired} names a Service, or a Service when it
-     * names a URL: set by another field manager (say {@code kubectl apply} of a manifest with the Service, and the
-     * application run from outside the cluster), it would stay beside the applied one, and the API server refuses
-     * a client config with both.
+     * Replaces the CRD's conversion client config with {@code desired} when it names a URL where {@code desired}
+     * names a Service, or the other way round: set by another field manager (say {@code kubectl apply} of a manifest
+     * with the Service, and the application run from outside the cluster), the old one would stay beside the applied
+     * one, which the API server refuses; and removing it alone would leave a conversion with neither.
      *
      * @return whether the CRD exists
      */
@@ -80,11 +80,12 @@ public final class CrdConversions {
         JsonObject clientConfig = object(object(object(object(crd, "spec"), "conversion"), "webhook"), "clientConfig");
         String other = desired.getUrl() != null ? "service" : "url";
         if (clientConfig != null && clientConfig.has(other)) {
-            JsonObject remove = new JsonObject();
-            remove.addProperty("op", "remove");
-            remove.addProperty("path", "/spec/conversion/webhook/clientConfig/" + other);
+            JsonObject replace = new JsonObject();
+            replace.addProperty("op", "replace");
+            replace.addProperty("path", "/spec/conversion/webhook/clientConfig");
+            replace.add("value", JSON.getGson().toJsonTree(desired));
             JsonArray patch = new JsonArray();
-            patch.add(remove);
+            patch.add(replace);
             PatchOptions options = new PatchOptions();
             options.setFieldManager(FIELD_MANAGER);
             definitions.patch(name, V1Patch.PATCH_FORMAT_JSON_PATCH, new V1Patch(patch.toString()), options)
