@@ -25,6 +25,7 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -126,6 +127,28 @@ class ConfigMapGeneratorConversionOnControlPlaneTest {
             V1ConfigMap second = core.readNamespacedConfigMap("old-1", namespace).execute();
             assertThat(second.getData()).isEqualTo(Map.of("greeting", "hello, world", "farewell", "bye=now"));
         });
+    }
+
+    @Test
+    void theStarterAppliedTheConversionWithItsCaBundle_andTheSchemaOnlyWhenItAppliesTheCrds() throws ApiException {
+        JsonObject crd = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions",
+                plane.apiClient()).get(CRD).throwsApiException().getObject().getRaw();
+
+        JsonObject applied = crd.getAsJsonObject("metadata").getAsJsonArray("managedFields").asList().stream()
+                .map(JsonElement::getAsJsonObject)
+                .filter(entry -> entry.get("manager").getAsString().equals("watchkeeper")
+                        && entry.get("operation").getAsString().equals("Apply"))
+                .findFirst().orElseThrow().getAsJsonObject("fieldsV1").getAsJsonObject("f:spec");
+        assertThat(applied.keySet()).isEqualTo(specFieldsTheStarterApplies());
+        assertThat(applied.getAsJsonObject("f:conversion").getAsJsonObject("f:webhook")
+                .getAsJsonObject("f:clientConfig").keySet()).contains("f:caBundle", "f:url");
+        assertThat(crd.getAsJsonObject("spec").getAsJsonObject("conversion").getAsJsonObject("webhook")
+                .getAsJsonObject("clientConfig").has("service")).as("the manifest's Service replaced").isFalse();
+    }
+
+    /** What of {@code spec} the field manager {@code watchkeeper} applied: the conversion alone, by default. */
+    Set<String> specFieldsTheStarterApplies() {
+        return Set.of("f:conversion");
     }
 
     @Test
