@@ -43,10 +43,11 @@ public final class WatchkeeperWebhookAutoConfiguration {
             ConfigurableListableBeanFactory beans, WebhookProperties properties, Environment environment) {
         ThreadFactory threads = WatchkeeperThreads.of(environment);
         AtomicInteger count = new AtomicInteger();
-        return new WatchkeeperWebhooks(client, found, beans, properties, environment, threads != null ? threads : body -> {
+        ThreadFactory webhookThreads = threads != null ? threads : body -> {
             Thread thread = DaemonThreads.newThread(body);
             thread.setName("watchkeeper-webhook-" + count.incrementAndGet());
             return thread;
-        });
+        };
+        return new WatchkeeperWebhooks(client, found, beans, properties, environment, webhookThreads);
     }
 }

@@ -23,8 +23,9 @@ import java.util.Map;
  * {@link KubernetesResource @KubernetesResource}: one served and stored version (or, with
  * {@link StorageVersion @StorageVersion}, every version of the resource and a conversion webhook) whose structural
  * schema is the class as Gson writes it (see {@code docs/crds.md} for the mapping), a status subresource when the
- * class has a {@code status} field, and what {@link ScaleSubresource @ScaleSubresource}, {@link PrinterColumn @PrinterColumn},
- * {@code @ValidationRule}, {@code @ListType} and Jakarta Bean Validation constraints declare.
+ * class has a {@code status} field, and what {@link ScaleSubresource @ScaleSubresource},
+ * {@link PrinterColumn @PrinterColumn}, {@code @ValidationRule}, {@code @ListType} and Jakarta Bean Validation
+ * constraints declare.
  *
  * <pre>{@code
  * String yaml = CustomResourceDefinitions.yaml(ConfigMapGenerator.class);
@@ -50,7 +51,7 @@ public final class CustomResourceDefinitions {
      *
      * @throws IllegalArgumentException when the class is not annotated, its group is empty, a field has no schema
      *                                  (a type variable, an interface, a recursive type), or the resource has more
-     *                                  than one version (it needs {@link #definition(Class, ApiextensionsV1WebhookClientConfig)})
+     *                                  than one version (it needs the conversion webhook's client config)
      */
     public static Map<String, Object> definition(Class<? extends KubernetesObject> type) {
         return definition(type, null);
