@@ -40,9 +40,9 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * The sample's conversion webhook on the real control plane: with {@code watchkeeper.webhooks.register=true} the
  * starter points the CRD's conversion at the webhook server of the sample's reconciler on loopback, with its CA
- * bundle, and the kube-apiserver converts through it over TLS: a generator written as v1alpha1 is stored as v1 (what the reconciler
- * reads) and reads back as either version, one written as v1 reads as v1alpha1, and an entry the conversion cannot
- * read refuses the write with the conversion's message. The certificate Secret is removed and the CRD's conversion
+ * bundle, and the kube-apiserver converts through it over TLS: a generator written as v1alpha1 is stored as v1
+ * (what the reconciler reads) and reads back as either version, one written as v1 reads as v1alpha1, and an entry
+ * the conversion cannot read refuses the write with the conversion's message. The certificate Secret is removed and the CRD's conversion
  * put back as {@code deploy/} has it after the class.
  */
 @AutoConfigureRealKubeApi

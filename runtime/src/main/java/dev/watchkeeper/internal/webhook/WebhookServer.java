@@ -24,7 +24,10 @@ import org.slf4j.LoggerFactory;
  */
 public final class WebhookServer implements AutoCloseable {
 
-    /** Far above what the API server sends (an object and its old version, each at most about 1.5 MiB). */
+    /**
+     * Far above what the API server sends for admission (an object and its old version, each at most about 1.5 MiB);
+     * a ConversionReview of a long list read at a version not stored can exceed it (docs/crds.md).
+     */
     private static final int MAX_BODY = 8 * 1024 * 1024;
     private static final Logger log = LoggerFactory.getLogger(WebhookServer.class);
 

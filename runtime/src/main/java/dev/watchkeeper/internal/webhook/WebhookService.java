@@ -106,11 +106,6 @@ public final class WebhookService implements AutoCloseable {
         }
     }
 
-    /** The multi-version resources it converts. */
-    public List<ResourceVersions> conversions() {
-        return conversions;
-    }
-
     public List<WebhookDefinition> definitions() {
         return webhooks.stream().map(DeclaredWebhook::definition).toList();
     }
