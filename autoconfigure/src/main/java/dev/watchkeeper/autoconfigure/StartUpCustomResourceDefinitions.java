@@ -6,10 +6,16 @@ import dev.watchkeeper.annotation.KubernetesResource;
 import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.crd.CustomResourceDefinitions;
+import dev.watchkeeper.internal.api.ApiErrors;
+import dev.watchkeeper.internal.webhook.CrdConversions;
+import dev.watchkeeper.internal.webhook.ResourceVersions;
+import dev.watchkeeper.internal.webhook.WebhookClientConfig;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.ApiextensionsV1WebhookClientConfig;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
@@ -32,11 +38,14 @@ import org.springframework.util.ReflectionUtils;
  * With {@code watchkeeper.crds.apply=true}, for development: the CRD generated from each {@code @KubernetesResource}
  * class that a {@code @Reconciler} method reconciles, owns or watches is server-side applied (field manager
  * {@code watchkeeper}, forced) and waited for until Established, before the registry starts any watcher (which
- * would otherwise fail to list a resource the server does not serve yet). A failure stops start-up naming the CRD.
+ * would otherwise fail to list a resource the server does not serve yet). A CRD with several versions is applied
+ * with its conversion webhook's address from the webhook properties (the CA bundle is the registration's to add,
+ * {@code watchkeeper.webhooks.register}); without one start-up fails, since the API server would otherwise convert
+ * by changing {@code apiVersion} alone. A failure stops start-up naming the CRD.
  */
 final class StartUpCustomResourceDefinitions {
 
-    static final String FIELD_MANAGER = "watchkeeper";
+    static final String FIELD_MANAGER = CrdConversions.FIELD_MANAGER;
 
     /** How long a CRD may take to be Established: the API server needs a moment to serve a new resource. */
     static final Duration ESTABLISHED_WITHIN = Duration.ofSeconds(60);
@@ -48,10 +57,13 @@ final class StartUpCustomResourceDefinitions {
 
     private final DynamicKubernetesApi definitions;
     private final TimeSource time;
+    private final WebhookClientConfig conversion;
 
-    StartUpCustomResourceDefinitions(ApiClient client, TimeSource time) {
+    /** @param conversion how the API server calls the conversion webhook; {@code null} when not configured */
+    StartUpCustomResourceDefinitions(ApiClient client, TimeSource time, WebhookClientConfig conversion) {
         this.definitions = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", client);
         this.time = time;
+        this.conversion = conversion;
     }
 
     /** The custom resource classes the {@code @Reconciler} methods of the factory's beans read. */
@@ -87,8 +99,27 @@ final class StartUpCustomResourceDefinitions {
         Instant start = time.clock().instant();
         List<String> names = new ArrayList<>();
         for (Class<? extends KubernetesObject> type : types) {
-            JsonObject crd = JSON.getGson().toJsonTree(CustomResourceDefinitions.definition(type)).getAsJsonObject();
+            boolean versioned = ResourceVersions.of(type).isPresent();
+            if (versioned && conversion == null) {
+                throw new IllegalStateException("watchkeeper.crds.apply: the CRD of " + type.getName() + " has"
+                        + " several versions, so it needs its conversion webhook's address: set"
+                        + " watchkeeper.webhooks.service.name or watchkeeper.webhooks.url");
+            }
+            ApiextensionsV1WebhookClientConfig clientConfig = versioned ? conversion.conversion(null) : null;
+            JsonObject crd = JSON.getGson().toJsonTree(CustomResourceDefinitions.definition(type, clientConfig))
+                    .getAsJsonObject();
             String name = crd.getAsJsonObject("metadata").get("name").getAsString();
+            if (names.contains(name)) { // two versions of one resource
+                continue;
+            }
+            if (versioned) {
+                try {
+                    CrdConversions.releaseOtherAddress(definitions, name, clientConfig);
+                } catch (ApiException e) {
+                    throw new IllegalStateException("watchkeeper.crds.apply: reading the CRD " + name + " failed: "
+                            + ApiErrors.describe(e), e);
+                }
+            }
             PatchOptions options = new PatchOptions();
             options.setFieldManager(FIELD_MANAGER);
             options.setForce(true);

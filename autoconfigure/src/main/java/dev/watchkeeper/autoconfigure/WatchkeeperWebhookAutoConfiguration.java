@@ -7,6 +7,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import java.time.Clock;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -17,9 +18,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 
 /**
- * Admission webhooks from {@code @ValidatingWebhook} and {@code @MutatingWebhook} bean methods
- * ({@code watchkeeper.webhooks.*}): the post-processor that finds them and {@link WatchkeeperWebhooks}, which
- * serves them over HTTPS on a port of their own (on virtual threads when Boot's are on) when there is any.
+ * Admission webhooks from {@code @ValidatingWebhook} and {@code @MutatingWebhook} bean methods, and the conversion
+ * webhook of the multi-version resources the application uses ({@code watchkeeper.webhooks.*}): the post-processor
+ * that finds the methods and {@link WatchkeeperWebhooks}, which serves them over HTTPS on a port of their own (on
+ * virtual threads when Boot's are on) when there is any.
  * {@code watchkeeper.webhooks.enabled=false} turns it off.
  */
 @AutoConfiguration(after = WatchkeeperAutoConfiguration.class)
@@ -39,13 +41,14 @@ public final class WatchkeeperWebhookAutoConfiguration {
     @ConditionalOnMissingBean
     @ConditionalOnBean(ApiClient.class)
     WatchkeeperWebhooks watchkeeperWebhooks(ApiClient client, WebhookAnnotationBeanPostProcessor found,
-            WebhookProperties properties, Environment environment) {
+            ConfigurableListableBeanFactory beans, WebhookProperties properties, Environment environment) {
         ThreadFactory threads = WatchkeeperThreads.of(environment);
         AtomicInteger count = new AtomicInteger();
-        return new WatchkeeperWebhooks(client, found, properties, environment, threads != null ? threads : body -> {
+        ThreadFactory webhookThreads = threads != null ? threads : body -> {
             Thread thread = DaemonThreads.newThread(body);
             thread.setName("watchkeeper-webhook-" + count.incrementAndGet());
             return thread;
-        }, Clock.systemUTC());
+        };
+        return new WatchkeeperWebhooks(client, found, beans, properties, environment, webhookThreads, Clock.systemUTC());
     }
 }

@@ -5,16 +5,16 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * The HTTPS server of the application's {@code @ValidatingWebhook} and {@code @MutatingWebhook} methods
- * ({@code watchkeeper.webhooks.*}), its certificate and its registration. Nothing is served when the application
- * declares no webhook.
+ * The HTTPS server of the application's {@code @ValidatingWebhook} and {@code @MutatingWebhook} methods and of the
+ * conversion of its multi-version resources ({@code watchkeeper.webhooks.*}), its certificate and its registration.
+ * Nothing is served when the application declares no webhook and uses no resource with several versions.
  *
  * <pre>
  * watchkeeper.webhooks.service.name=my-operator-webhooks
  * watchkeeper.webhooks.register=true
  * </pre>
  *
- * @param enabled           Serve the application's webhook methods
+ * @param enabled           Serve the application's webhook methods and the conversion of its multi-version resources
  * @param port              The webhook server's own port (not the application's web server, so the API server reaches
  *                          nothing else)
  * @param address           The address the webhook server binds
@@ -28,9 +28,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                          in the service's namespace (else the pod's, else {@code default}); unset =
  *                          {@code <spring.application.name>-webhook-certificate}
  * @param register          Apply the ValidatingWebhookConfiguration and MutatingWebhookConfiguration named after the
- *                          application, with the CA bundle, at start-up (needs cluster-wide rights on them); off by
- *                          default, as a configuration left behind by a stopped application can refuse every write it
- *                          matches
+ *                          application, and the conversion of its multi-version CRDs, with the CA bundle, at start-up
+ *                          (needs cluster-wide rights on them); off by default, as a configuration left behind by a
+ *                          stopped application can refuse every write it matches
  */
 @ConfigurationProperties("watchkeeper.webhooks")
 public record WebhookProperties(@DefaultValue("true") boolean enabled, @DefaultValue("9443") int port,

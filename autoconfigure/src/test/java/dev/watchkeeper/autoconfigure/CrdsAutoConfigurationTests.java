@@ -2,6 +2,7 @@ package dev.watchkeeper.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.google.gson.JsonObject;
 import com.sun.net.httpserver.HttpServer;
@@ -9,6 +10,8 @@ import dev.watchkeeper.annotation.KubernetesResource;
 import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.test.VirtualTime;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
+import dev.watchkeeper.webhook.Convertible;
+import dev.watchkeeper.webhook.StorageVersion;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -62,6 +65,39 @@ class CrdsAutoConfigurationTests {
     }
 
     @Test
+    void aMultiVersionCrdCarriesTheConversionWebhookThePropertiesName() {
+        versioned().withPropertyValues("watchkeeper.crds.apply=true", "watchkeeper.webhooks.service.name=hooks",
+                "watchkeeper.webhooks.service.namespace=ops").run(context -> {
+                    assertThat(context).hasNotFailed();
+                    JsonObject spec = crd("dials").orElseThrow().getAsJsonObject("spec");
+                    assertThat(spec.getAsJsonArray("versions").asList()).extracting(
+                            v -> v.getAsJsonObject().get("name").getAsString(),
+                            v -> v.getAsJsonObject().get("storage").getAsBoolean())
+                            .containsExactly(tuple("v2", true), tuple("v1", false));
+                    assertThat(spec.get("conversion").toString()).isEqualTo("{\"strategy\":\"Webhook\",\"webhook\":"
+                            + "{\"conversionReviewVersions\":[\"v1\"],\"clientConfig\":{\"service\":{\"namespace\":"
+                            + "\"ops\",\"name\":\"hooks\",\"path\":\"/convert\",\"port\":443}}}}");
+                });
+    }
+
+    @Test
+    void aMultiVersionCrdWithoutTheWebhooksAddressStopsStartUpSayingWhatToSet() {
+        versioned().withPropertyValues("watchkeeper.crds.apply=true").run(context -> assertThat(context)
+                .getFailure().rootCause().hasMessage("watchkeeper.crds.apply: the CRD of " + Dial.class.getName()
+                        + " has several versions, so it needs its conversion webhook's address: set"
+                        + " watchkeeper.webhooks.service.name or watchkeeper.webhooks.url"));
+        assertThat(crd("dials")).as("nothing half applied").isEmpty();
+    }
+
+    private ApplicationContextRunner versioned() {
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(WatchkeeperAutoConfiguration.class,
+                        WatchkeeperCrdsAutoConfiguration.class))
+                .withBean(ApiClient.class, server::apiClient)
+                .withBean(DialReconciler.class);
+    }
+
+    @Test
     void aRefusedApplyStopsStartUpSayingWhatToGrant() {
         server.forbid("apiextensions.k8s.io", "customresourcedefinitions");
         runner.withPropertyValues("watchkeeper.crds.apply=true").run(context -> assertThat(context).getFailure()
@@ -89,7 +125,7 @@ class CrdsAutoConfigurationTests {
         try {
             VirtualTime time = new VirtualTime();
             StartUpCustomResourceDefinitions crds = new StartUpCustomResourceDefinitions(new ApiClient()
-                    .setBasePath("http://127.0.0.1:" + notEstablishing.getAddress().getPort()), time);
+                    .setBasePath("http://127.0.0.1:" + notEstablishing.getAddress().getPort()), time, null);
 
             assertThatThrownBy(() -> crds.apply(Set.of(Gadget.class))).isInstanceOf(IllegalStateException.class)
                     .hasMessage("watchkeeper.crds.apply: the CRD gadgets.test.watchkeeper.dev was not Established"
@@ -112,6 +148,36 @@ class CrdsAutoConfigurationTests {
 
         @Reconciler(owns = {V1ConfigMap.class, Part.class})
         void reconcile(Gadget gadget) {
+        }
+    }
+
+    static class DialReconciler {
+
+        @Reconciler
+        void reconcile(Dial dial) {
+        }
+    }
+
+    @KubernetesResource(group = "test.watchkeeper.dev", version = "v2", plural = "dials")
+    @StorageVersion(otherVersions = DialV1.class)
+    public static class Dial extends Base {
+        public int degrees;
+    }
+
+    @KubernetesResource(group = "test.watchkeeper.dev", version = "v1", plural = "dials", kind = "Dial")
+    public static class DialV1 extends Base implements Convertible<Dial> {
+        public double turns;
+
+        @Override
+        public Dial toHub() {
+            Dial hub = new Dial();
+            hub.degrees = (int) Math.round(turns * 360);
+            return hub;
+        }
+
+        @Override
+        public void fromHub(Dial hub) {
+            turns = hub.degrees / 360.0;
         }
     }
 

@@ -10,11 +10,15 @@ import dev.watchkeeper.webhook.ValidatingWebhook;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.mock.env.MockEnvironment;
 
 /** What the webhook auto-configuration does before any request: when it serves, and what it refuses at start-up. */
+@ExtendWith(OutputCaptureExtension.class)
 class WebhookAutoConfigurationTests {
 
     final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -42,6 +46,27 @@ class WebhookAutoConfigurationTests {
                 .rootCause().isInstanceOf(WatchkeeperPropertyException.class)
                 .hasMessageContaining("watchkeeper.webhooks.url")
                 .hasMessageContaining("watchkeeper.webhooks.service.name"));
+    }
+
+    @Test
+    void aMultiVersionResourceWithNoAddressForTheApiServerIsNotConverted_andAWarningSaysWhatToSet(
+            CapturedOutput output) {
+        runner.withBean(CrdsAutoConfigurationTests.DialReconciler.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(WatchkeeperWebhooks.class).service()).isEmpty();
+            assertThat(output).contains("The CRDs [dials.test.watchkeeper.dev] have several versions, but no"
+                    + " conversion webhook is served: set watchkeeper.webhooks.service.name or"
+                    + " watchkeeper.webhooks.url (or certificate-dir).");
+        });
+    }
+
+    @Test
+    void aMultiVersionResourceToRegisterWithNoAddressFailsStartUpNamingTheProperties() {
+        runner.withBean(CrdsAutoConfigurationTests.DialReconciler.class)
+                .withPropertyValues("watchkeeper.webhooks.register=true")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .isInstanceOf(WatchkeeperPropertyException.class)
+                        .hasMessageContaining("watchkeeper.webhooks.url"));
     }
 
     @Test

@@ -73,6 +73,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -271,9 +272,9 @@ class WebhookRotationOnControlPlaneTests {
                 ResourceType.of(V1ConfigMap.class), List.of(Operation.CREATE), FailurePolicy.FAIL, 10,
                 Map.of("never", "false"));
         try (WebhookService service = new WebhookService(client,
-                List.of(new DeclaredWebhook(never, (object, old, context) -> null)),
+                List.of(new DeclaredWebhook(never, (object, old, context) -> null)), List.of(),
                 certificates(client, LATE, late.clock()),
-                new WebhookConfigurations(LATE, new WebhookClientConfig.Url("https://127.0.0.1:" + port)),
+                new WebhookConfigurations(LATE, new WebhookClientConfig.Url("https://127.0.0.1:" + port)), null,
                 new InetSocketAddress("127.0.0.1", port), Executors.newCachedThreadPool(), late.clock())) {
             service.start();
             List<X509Certificate> oldBundle = registeredBundle(LATE);
@@ -456,9 +457,10 @@ class WebhookRotationOnControlPlaneTests {
 
         @Bean
         WatchkeeperWebhooks watchkeeperWebhooks(ApiClient client, WebhookAnnotationBeanPostProcessor found,
-                WebhookProperties properties, Environment environment) throws Exception {
+                ConfigurableListableBeanFactory beans, WebhookProperties properties, Environment environment)
+                throws Exception {
             seed(client, SECRET);
-            return new WatchkeeperWebhooks(client, found, properties, environment, DaemonThreads.factory(),
+            return new WatchkeeperWebhooks(client, found, beans, properties, environment, DaemonThreads.factory(),
                     time.clock());
         }
     }

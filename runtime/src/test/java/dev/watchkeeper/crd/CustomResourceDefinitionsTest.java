@@ -2,8 +2,14 @@ package dev.watchkeeper.crd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.watchkeeper.annotation.KubernetesResource;
+import dev.watchkeeper.internal.webhook.Gauge;
+import dev.watchkeeper.internal.webhook.GaugeV1;
+import dev.watchkeeper.internal.webhook.WebhookClientConfig;
+import dev.watchkeeper.webhook.Convertible;
+import dev.watchkeeper.webhook.StorageVersion;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.nio.file.Files;
@@ -153,6 +159,73 @@ class CustomResourceDefinitionsTest {
                 .isEqualTo(CustomResourceDefinitions.yaml(Widget.class));
         assertThat(Files.readString(directory.resolve("crds/gadgets.test.watchkeeper.dev.yaml")))
                 .isEqualTo(CustomResourceDefinitions.yaml(Gadget.class));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void everyVersionWithItsOwnSchema_theHubStored_andTheConversionWebhook() {
+        Map<String, Object> gauges = CustomResourceDefinitions.definition(Gauge.class, new WebhookClientConfig
+                .Service("hooks", "ops", 443).conversion(new byte[] {1, 2}));
+        List<Map<String, Object>> versions = (List<Map<String, Object>>) map(gauges, "spec").get("versions");
+
+        assertThat(versions).extracting(v -> v.get("name"), v -> v.get("served"), v -> v.get("storage"))
+                .containsExactly(tuple("v2", true, true), tuple("v1", true, false));
+        assertThat(map(map(map(map(map(versions.get(1), "schema"), "openAPIV3Schema"), "properties"), "spec"),
+                "properties")).isEqualTo(Map.of("range", Map.of("type", "string")));
+        assertThat(map(map(map(map(map(versions.get(0), "schema"), "openAPIV3Schema"), "properties"), "spec"),
+                "properties")).containsOnlyKeys("limits");
+        assertThat(map(gauges, "spec").get("conversion")).isEqualTo(Map.of("strategy", "Webhook", "webhook", Map.of(
+                "conversionReviewVersions", List.of("v1"), "clientConfig", Map.of("service", Map.of("namespace", "ops",
+                        "name", "hooks", "path", "/convert", "port", 443), "caBundle", "AQI="))));
+        assertThat(CustomResourceDefinitions.definition(GaugeV1.class, new WebhookClientConfig.Service("hooks", "ops",
+                443).conversion(new byte[] {1, 2}))).as("the CRD of the resource a version belongs to")
+                .isEqualTo(gauges);
+    }
+
+    @Test
+    void severalVersionsNeedTheConversionWebhooksAddress() {
+        assertThatThrownBy(() -> CustomResourceDefinitions.definition(Gauge.class))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(Gauge.class.getName() + " has the versions [v2, v1]: its CRD needs the conversion"
+                        + " webhook's service or URL (definition(type, conversion), or"
+                        + " --conversion-service=<namespace>/<name> for main)");
+    }
+
+    @Test
+    void aVersionOfAnotherKindIsRefusedSayingWhatToSet() {
+        assertThatThrownBy(() -> CustomResourceDefinitions.definition(Meter.class, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(MeterV1.class.getName() + " (in @StorageVersion of " + Meter.class.getName() + ") must"
+                        + " have the group, plural, kind and scope of Meter (test.watchkeeper.dev, meters, Meter,"
+                        + " namespaced); set kind = \"Meter\" when the class is named otherwise");
+    }
+
+    @KubernetesResource(group = "test.watchkeeper.dev", version = "v2", plural = "meters")
+    @StorageVersion(otherVersions = MeterV1.class)
+    static class Meter extends Unannotated {
+    }
+
+    @KubernetesResource(group = "test.watchkeeper.dev", version = "v1", plural = "meters")
+    static class MeterV1 extends Unannotated implements Convertible<Meter> {
+
+        @Override
+        public Meter toHub() {
+            return new Meter();
+        }
+
+        @Override
+        public void fromHub(Meter hub) {
+        }
+    }
+
+    @Test
+    void mainTakesTheConversionServiceBeforeTheClasses(@TempDir Path directory) throws Exception {
+        CustomResourceDefinitions.main(new String[] {directory.toString(), "--conversion-service=ops/hooks",
+                Gauge.class.getName()});
+
+        assertThat(Files.readString(directory.resolve("gauges.test.watchkeeper.dev.yaml"))).isEqualTo(
+                CustomResourceDefinitions.yaml(Gauge.class, new WebhookClientConfig.Service("hooks", "ops", 443)
+                        .conversion(null)));
     }
 
     @Test

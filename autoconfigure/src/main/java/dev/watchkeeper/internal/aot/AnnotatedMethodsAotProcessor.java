@@ -4,9 +4,11 @@ import dev.watchkeeper.annotation.Cleanup;
 import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.annotation.WatchListener;
 import dev.watchkeeper.registry.WatcherDeclaration;
+import dev.watchkeeper.webhook.StorageVersion;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.Method;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import org.springframework.aot.hint.ExecutableMode;
 import org.springframework.aot.hint.RuntimeHints;
@@ -80,6 +82,10 @@ public final class AnnotatedMethodsAotProcessor implements BeanFactoryInitializa
     private static void addModel(Set<Class<?>> models, Class<?> type) {
         if (type != null && KubernetesObject.class.isAssignableFrom(type) && !type.isInterface()) {
             models.add(type);
+            StorageVersion storage = type.getAnnotation(StorageVersion.class);
+            if (storage != null) { // the conversion webhook reads and makes the other versions
+                models.addAll(List.of(storage.otherVersions()));
+            }
         }
     }
 

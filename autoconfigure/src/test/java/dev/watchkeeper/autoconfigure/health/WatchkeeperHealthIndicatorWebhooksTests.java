@@ -48,9 +48,9 @@ class WatchkeeperHealthIndicatorWebhooksTests {
         WebhookDefinition definition = new WebhookDefinition("check.health.watchkeeper.dev", WebhookKind.VALIDATING,
                 ResourceType.of(V1ConfigMap.class), List.of(Operation.CREATE), FailurePolicy.FAIL, 10, Map.of());
         service = new WebhookService(client, List.of(new DeclaredWebhook(definition, (object, old, context) -> null)),
-                new SecretCertificates(client, "default", "health", List.of(), List.of("127.0.0.1"),
+                List.of(), new SecretCertificates(client, "default", "health", List.of(), List.of("127.0.0.1"),
                         Clock.fixed(NOW, ZoneOffset.UTC)),
-                null, new InetSocketAddress("127.0.0.1", 0), Executors.newCachedThreadPool(), time.clock());
+                null, null, new InetSocketAddress("127.0.0.1", 0), Executors.newCachedThreadPool(), time.clock());
         service.start();
         registry = new WatchkeeperRegistry(RegistryServices.of(client));
     }

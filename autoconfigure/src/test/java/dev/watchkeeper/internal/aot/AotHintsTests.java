@@ -2,6 +2,7 @@ package dev.watchkeeper.internal.aot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.watchkeeper.annotation.KubernetesResource;
 import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.annotation.WatchListener;
 import dev.watchkeeper.autoconfigure.WatcherBeanRegistrar;
@@ -9,6 +10,8 @@ import dev.watchkeeper.autoconfigure.endpoint.WatcherDescriptor;
 import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
+import dev.watchkeeper.webhook.Convertible;
+import dev.watchkeeper.webhook.StorageVersion;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.watch.WatchEvent;
 import io.kubernetes.client.custom.Quantity;
@@ -89,6 +92,42 @@ class AotHintsTests {
         assertThat(RuntimeHintsPredicates.reflection().onType(Quantity.QuantityAdapter.class)
                 .withMemberCategory(MemberCategory.INVOKE_DECLARED_CONSTRUCTORS))
                 .as("a pod's resources hold Quantity, whose @JsonAdapter Gson instantiates").accepts(hints);
+    }
+
+    @Test
+    void theOtherVersionsOfAReconciledHubAreModelsToo_theConversionWebhookReadsAndMakesThem() {
+        DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
+        beanFactory.registerBeanDefinition("dials", new RootBeanDefinition(DialController.class));
+
+        RuntimeHints hints = apply(new AnnotatedMethodsAotProcessor().processAheadOfTime(beanFactory));
+
+        assertThat(isModel(Dial.class, hints)).isTrue();
+        assertThat(isModel(DialV1.class, hints)).isTrue();
+    }
+
+    static class DialController {
+
+        @Reconciler
+        void reconcile(Dial dial) {
+        }
+    }
+
+    @KubernetesResource(group = "test.watchkeeper.dev", version = "v2", plural = "dials")
+    @StorageVersion(otherVersions = DialV1.class)
+    static class Dial extends V1ConfigMap {
+    }
+
+    @KubernetesResource(group = "test.watchkeeper.dev", version = "v1", plural = "dials", kind = "Dial")
+    static class DialV1 extends V1ConfigMap implements Convertible<Dial> {
+
+        @Override
+        public Dial toHub() {
+            return new Dial();
+        }
+
+        @Override
+        public void fromHub(Dial hub) {
+        }
     }
 
     @Test

@@ -9,11 +9,8 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
-import java.util.function.Function;
-import java.util.stream.Collectors;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 import org.slf4j.Logger;
@@ -22,21 +19,42 @@ import org.slf4j.LoggerFactory;
 /**
  * The HTTPS server the API server calls: the JDK's {@link HttpsServer} on a port of its own, so the application's
  * web server (actuator, its own endpoints) is never exposed to the API server. It answers {@code POST} of an
- * AdmissionReview on each webhook's path; anything else is 404 or 405, and a body that is no AdmissionReview 400,
- * with a one-line reason.
+ * AdmissionReview on each webhook's path and of a ConversionReview on {@link WebhookClientConfig#CONVERSION_PATH};
+ * anything else is 404 or 405, and a body that is no such review 400, with a one-line reason.
  */
 public final class WebhookServer implements AutoCloseable {
 
-    /** Far above what the API server sends (an object and its old version, each at most about 1.5 MiB). */
+    /**
+     * Far above what the API server sends for admission (an object and its old version, each at most about 1.5 MiB);
+     * a ConversionReview of a long list read at a version not stored can exceed it (docs/crds.md).
+     */
     private static final int MAX_BODY = 8 * 1024 * 1024;
     private static final Logger log = LoggerFactory.getLogger(WebhookServer.class);
 
     private final HttpsServer server;
-    private final Map<String, AdmissionHandler> handlers;
+    private final Map<String, Endpoint> endpoints;
 
-    private WebhookServer(HttpsServer server, Map<String, AdmissionHandler> handlers) {
+    private WebhookServer(HttpsServer server, Map<String, Endpoint> endpoints) {
         this.server = server;
-        this.handlers = handlers;
+        this.endpoints = Map.copyOf(endpoints);
+    }
+
+    /** What answers the reviews posted to one path. */
+    @FunctionalInterface
+    interface Endpoint {
+
+        /**
+         * The review to answer with.
+         *
+         * @throws IllegalArgumentException when the body is not the review the path takes (answered 400 with the
+         *                                  message)
+         */
+        String answer(String body) throws InterruptedException;
+    }
+
+    /** The endpoint of an admission webhook. */
+    static Endpoint admission(AdmissionHandler handler) {
+        return body -> handler.handle(AdmissionRequest.parse(body)).toJson();
     }
 
     /**
@@ -44,7 +62,7 @@ public final class WebhookServer implements AutoCloseable {
      *
      * @param threads runs each exchange (the method calls have their own executor, in the handlers)
      */
-    static WebhookServer start(InetSocketAddress address, List<AdmissionHandler> handlers, ServingKeyManager keys,
+    static WebhookServer start(InetSocketAddress address, Map<String, Endpoint> endpoints, ServingKeyManager keys,
             ExecutorService threads) throws IOException {
         SSLContext tls;
         try {
@@ -56,8 +74,7 @@ public final class WebhookServer implements AutoCloseable {
         HttpsServer server = HttpsServer.create(address, 0);
         server.setHttpsConfigurator(new HttpsConfigurator(tls));
         server.setExecutor(threads);
-        WebhookServer webhooks = new WebhookServer(server, handlers.stream().collect(
-                Collectors.toUnmodifiableMap(handler -> handler.definition().path(), Function.identity())));
+        WebhookServer webhooks = new WebhookServer(server, endpoints);
         server.createContext("/", webhooks::exchange);
         server.start();
         return webhooks;
@@ -75,13 +92,13 @@ public final class WebhookServer implements AutoCloseable {
 
     private void exchange(HttpExchange exchange) throws IOException {
         try {
-            AdmissionHandler handler = handlers.get(exchange.getRequestURI().getPath());
-            if (handler == null) {
+            Endpoint endpoint = endpoints.get(exchange.getRequestURI().getPath());
+            if (endpoint == null) {
                 reply(exchange, 404, "text/plain", "no webhook at " + exchange.getRequestURI().getPath());
                 return;
             }
             if (!"POST".equals(exchange.getRequestMethod())) {
-                reply(exchange, 405, "text/plain", "a webhook takes POST of an AdmissionReview");
+                reply(exchange, 405, "text/plain", "a webhook takes POST of a review");
                 return;
             }
             byte[] body = read(exchange.getRequestBody());
@@ -89,14 +106,14 @@ public final class WebhookServer implements AutoCloseable {
                 reply(exchange, 413, "text/plain", "the body is larger than " + MAX_BODY + " bytes");
                 return;
             }
-            AdmissionRequest request;
+            String answer;
             try {
-                request = AdmissionRequest.parse(new String(body, StandardCharsets.UTF_8));
+                answer = endpoint.answer(new String(body, StandardCharsets.UTF_8));
             } catch (IllegalArgumentException e) {
                 reply(exchange, 400, "text/plain", e.getMessage());
                 return;
             }
-            reply(exchange, 200, "application/json", handler.handle(request).toJson());
+            reply(exchange, 200, "application/json", answer);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // the server stops; the API server sees the connection close
         } catch (RuntimeException e) {

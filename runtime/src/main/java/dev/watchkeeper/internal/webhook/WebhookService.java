@@ -6,15 +6,18 @@ import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The application's webhooks at run time: gets the serving certificate from its {@link CertificateSource}, starts
- * the {@link WebhookServer}, then (with a {@link WebhookConfigurations}) registers the webhooks with the API server
- * trusting that certificate's CA. {@link #refresh()}, called periodically, serves a renewed or changed certificate
+ * the {@link WebhookServer} with the admission webhooks and the conversion of the multi-version resources, then
+ * (with a {@link WebhookConfigurations} and {@link CrdConversions}) registers them with the API server trusting that
+ * certificate's CA. {@link #refresh()}, called periodically, serves a renewed or changed certificate
  * from the next handshake on and registers again when the CA bundle changed.
  *
  * <p>The service is read by the actuator endpoint and health without taking its lock, which {@link #refresh()} holds
@@ -26,8 +29,10 @@ public final class WebhookService implements AutoCloseable {
 
     private final ApiClient client;
     private final List<DeclaredWebhook> webhooks;
+    private final List<ResourceVersions> conversions;
     private final CertificateSource certificates;
     private final WebhookConfigurations registration;
+    private final CrdConversions conversionRegistration;
     private final InetSocketAddress address;
     private final ExecutorService threads;
     private final Clock clock;
@@ -39,16 +44,21 @@ public final class WebhookService implements AutoCloseable {
     private byte[] registeredBundle;
 
     /**
-     * @param registration {@code null} when the configurations are registered by someone else
-     * @param threads      runs the exchanges and the methods; closed with the service
-     * @param clock        the time of a rotation, and what an expired certificate is measured against
+     * @param conversions            the multi-version resources whose ConversionReviews it answers
+     * @param registration           {@code null} when the configurations are registered by someone else
+     * @param conversionRegistration {@code null} when the CRDs' conversions are registered by someone else
+     * @param threads                runs the exchanges and the methods; closed with the service
+     * @param clock                  the time of a rotation, and what an expired certificate is measured against
      */
-    public WebhookService(ApiClient client, List<DeclaredWebhook> webhooks, CertificateSource certificates,
-            WebhookConfigurations registration, InetSocketAddress address, ExecutorService threads, Clock clock) {
+    public WebhookService(ApiClient client, List<DeclaredWebhook> webhooks, List<ResourceVersions> conversions,
+            CertificateSource certificates, WebhookConfigurations registration, CrdConversions conversionRegistration,
+            InetSocketAddress address, ExecutorService threads, Clock clock) {
         this.client = client;
         this.webhooks = List.copyOf(webhooks);
+        this.conversions = List.copyOf(conversions);
         this.certificates = certificates;
         this.registration = registration;
+        this.conversionRegistration = conversionRegistration;
         this.address = address;
         this.threads = threads;
         this.clock = clock;
@@ -59,11 +69,18 @@ public final class WebhookService implements AutoCloseable {
         ServingCertificate certificate = certificates.current();
         keys = new ServingKeyManager(certificate);
         Gson gson = client.getJSON().getGson();
-        server = WebhookServer.start(address, webhooks.stream()
-                .map(webhook -> new AdmissionHandler(webhook.definition(), webhook.method(), gson, threads))
-                .toList(), keys, threads);
+        Map<String, WebhookServer.Endpoint> endpoints = new LinkedHashMap<>();
+        for (DeclaredWebhook webhook : webhooks) {
+            endpoints.put(webhook.definition().path(), WebhookServer.admission(
+                    new AdmissionHandler(webhook.definition(), webhook.method(), gson, threads)));
+        }
+        if (!conversions.isEmpty()) {
+            endpoints.put(WebhookClientConfig.CONVERSION_PATH, new ConversionHandler(conversions, gson)::handle);
+        }
+        server = WebhookServer.start(address, endpoints, keys, threads);
         serving = true;
-        log.info("serving {} webhook(s) on port {} with the certificate from {}, valid until {}", webhooks.size(),
+        log.info("serving {} webhook(s) and the conversion of {} on port {} with the certificate from {}, valid"
+                + " until {}", webhooks.size(), conversions.stream().map(ResourceVersions::crdName).toList(),
                 server.port(), certificates.describe(), certificate.notAfter());
         register(certificate);
     }
@@ -77,7 +94,8 @@ public final class WebhookService implements AutoCloseable {
      */
     public synchronized void refresh() throws Exception {
         ServingCertificate certificate = certificates.current();
-        boolean registered = registration != null && !Arrays.equals(certificate.caBundle(), registeredBundle);
+        boolean registered = (registration != null || conversionRegistration != null)
+                && !Arrays.equals(certificate.caBundle(), registeredBundle);
         if (registered) {
             register(certificate);
         }
@@ -100,10 +118,15 @@ public final class WebhookService implements AutoCloseable {
     }
 
     private void register(ServingCertificate certificate) throws Exception {
-        if (registration != null) {
-            List<String> applied = registration.apply(client, definitions(), certificate.caBundle());
+        if (registration != null && !webhooks.isEmpty()) {
+            log.info("registered the webhooks {}", registration.apply(client, definitions(), certificate.caBundle()));
+        }
+        if (conversionRegistration != null && !conversions.isEmpty()) {
+            log.info("registered the conversion webhook in the CRDs {}",
+                    conversionRegistration.apply(client, conversions, certificate.caBundle()));
+        }
+        if (registration != null || conversionRegistration != null) {
             registeredBundle = certificate.caBundle();
-            log.info("registered the webhooks {}", applied);
         }
     }
 

@@ -43,8 +43,9 @@ class WebhookServerTest {
                 ResourceType.of(V1ConfigMap.class), List.of(Operation.CREATE), FailurePolicy.FAIL, 10, Map.of());
         AdmissionHandler handler = new AdmissionHandler(definition,
                 (object, old, context) -> AdmissionVerdict.deny("no"), new JSON().getGson(), threads);
-        server = WebhookServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), List.of(handler),
-                keys, threads);
+        server = WebhookServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                Map.of(definition.path(), WebhookServer.admission(handler), WebhookClientConfig.CONVERSION_PATH,
+                        new ConversionHandler(List.of(), new JSON().getGson())::handle), keys, threads);
         KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
         trusted.load(null, null);
         trusted.setCertificateEntry("ca", authority.certificate());
@@ -76,6 +77,21 @@ class WebhookServerTest {
                 .isEqualTo("expected an AdmissionReview of admission.k8s.io/v1, got kind 'Pod' of ''");
         assertThat(client.send(HttpRequest.newBuilder(uri("/validate/check.example.com")).GET().build(),
                 HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(405);
+    }
+
+    @Test
+    void aConversionReviewIsAnsweredOnItsOwnPath_anAdmissionReviewThereIsNot() throws Exception {
+        HttpResponse<String> answered = post("/convert", "{\"apiVersion\":\"apiextensions.k8s.io/v1\","
+                + "\"kind\":\"ConversionReview\",\"request\":{\"uid\":\"c\",\"desiredAPIVersion\":\"a.b/v2\","
+                + "\"objects\":[]}}");
+        assertThat(answered.statusCode()).isEqualTo(200);
+        assertThat(answered.body()).contains("\"uid\":\"c\"", "\"status\":\"Success\"");
+
+        HttpResponse<String> admission = post("/convert", "{\"apiVersion\":\"admission.k8s.io/v1\","
+                + "\"kind\":\"AdmissionReview\"}");
+        assertThat(admission.statusCode()).isEqualTo(400);
+        assertThat(admission.body()).isEqualTo("expected a ConversionReview of apiextensions.k8s.io/v1, got kind"
+                + " 'AdmissionReview' of 'admission.k8s.io/v1'");
     }
 
     @Test

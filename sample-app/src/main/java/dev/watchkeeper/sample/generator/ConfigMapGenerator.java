@@ -3,6 +3,7 @@ package dev.watchkeeper.sample.generator;
 import dev.watchkeeper.annotation.KubernetesResource;
 import dev.watchkeeper.annotation.PrinterColumn;
 import dev.watchkeeper.annotation.ValidationRule;
+import dev.watchkeeper.webhook.StorageVersion;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Condition;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -24,10 +25,13 @@ import java.util.Map;
  * spec: {replicas: 2, namePrefix: hello, content: {greeting: "hello, world"}}
  * </pre>
  *
- * Its CRD, {@code deploy/01-crd.yaml}, is generated from this class ({@code CustomResourceDefinitions}).
+ * It is the version the API server stores and the reconciler reads; {@link ConfigMapGeneratorV1alpha1} is the
+ * other one it serves, converted by the sample's conversion webhook. Its CRD, {@code deploy/01-crd.yaml}, is
+ * generated from the two classes ({@code CustomResourceDefinitions}).
  */
 @KubernetesResource(group = ConfigMapGenerator.GROUP, version = ConfigMapGenerator.VERSION,
         plural = ConfigMapGenerator.PLURAL, shortNames = "cmg")
+@StorageVersion(otherVersions = ConfigMapGeneratorV1alpha1.class)
 @PrinterColumn(name = "Replicas", type = "integer", jsonPath = ".spec.replicas")
 @PrinterColumn(name = "Ready", jsonPath = ".status.conditions[?(@.type==\"Ready\")].status")
 @PrinterColumn(name = "Age", type = "date", jsonPath = ".metadata.creationTimestamp")

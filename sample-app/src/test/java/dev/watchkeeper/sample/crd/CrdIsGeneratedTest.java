@@ -10,8 +10,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code deploy/01-crd.yaml} is the CRD generated from {@link ConfigMapGenerator}: when the class changes, the fresh
- * file is written to {@code target/01-crd.yaml}, so updating the manifest is a copy.
+ * {@code deploy/01-crd.yaml} is the CRD generated from {@link ConfigMapGenerator} and its other version, converted
+ * by the Service of {@link DeployedConversion}: when a class changes, the fresh file is written to
+ * {@code target/01-crd.yaml}, so updating the manifest is a copy.
  */
 class CrdIsGeneratedTest {
 
@@ -20,7 +21,7 @@ class CrdIsGeneratedTest {
 
     @Test
     void theDeployedCrdIsTheGeneratedOne() throws IOException {
-        String generated = CustomResourceDefinitions.yaml(ConfigMapGenerator.class);
+        String generated = CustomResourceDefinitions.yaml(ConfigMapGenerator.class, DeployedConversion.clientConfig());
         String deployed = Files.readString(DEPLOYED);
         if (!generated.equals(deployed)) {
             Files.writeString(FRESH, generated);

@@ -26,10 +26,15 @@ import org.springframework.context.annotation.Import;
 
 /**
  * The sample's reconciler started with {@code watchkeeper.crds.apply=true} on a server that may not know its CRD:
- * start-up applies the generated CRD and waits until it is Established, a generator reads back as written, and the
- * status the reconciler writes passes the generated schema. Run on both servers by the subclasses.
+ * start-up applies the generated CRD (both versions, and the conversion webhook the properties name) and waits until
+ * it is Established, a generator reads back as written, and the status the reconciler writes passes the generated
+ * schema. Run on both servers by the subclasses.
  */
-@SpringBootTest(classes = GeneratedCrdScenario.Application.class, properties = "watchkeeper.crds.apply=true")
+@SpringBootTest(classes = GeneratedCrdScenario.Application.class, properties = {"watchkeeper.crds.apply=true",
+        // the conversion webhook as deploy/ has it; this application serves none
+        "watchkeeper.webhooks.enabled=false",
+        "watchkeeper.webhooks.service.name=" + DeployedConversion.SERVICE,
+        "watchkeeper.webhooks.service.namespace=" + DeployedConversion.NAMESPACE})
 abstract class GeneratedCrdScenario {
 
     @Autowired
@@ -55,11 +60,19 @@ abstract class GeneratedCrdScenario {
                 "customresourcedefinitions", client);
         JsonObject served = definitions.get(ConfigMapGenerator.PLURAL + "." + ConfigMapGenerator.GROUP)
                 .throwsApiException().getObject().getRaw();
-        JsonObject generated = json(CustomResourceDefinitions.definition(ConfigMapGenerator.class));
-        JsonObject version = served.getAsJsonObject("spec").getAsJsonArray("versions").get(0).getAsJsonObject();
-        JsonObject expected = generated.getAsJsonObject("spec").getAsJsonArray("versions").get(0).getAsJsonObject();
-        assertThat(version.get("schema")).isEqualTo(expected.get("schema"));
-        assertThat(version.get("subresources")).isEqualTo(expected.get("subresources"));
+        JsonObject generated = json(CustomResourceDefinitions.definition(ConfigMapGenerator.class,
+                DeployedConversion.clientConfig()));
+        for (int i = 0; i < 2; i++) {
+            JsonObject version = served.getAsJsonObject("spec").getAsJsonArray("versions").get(i).getAsJsonObject();
+            JsonObject expected = generated.getAsJsonObject("spec").getAsJsonArray("versions").get(i)
+                    .getAsJsonObject();
+            assertThat(version.get("name")).isEqualTo(expected.get("name"));
+            assertThat(version.get("storage")).isEqualTo(expected.get("storage"));
+            assertThat(version.get("schema")).isEqualTo(expected.get("schema"));
+            assertThat(version.get("subresources")).isEqualTo(expected.get("subresources"));
+        }
+        assertThat(served.getAsJsonObject("spec").get("conversion"))
+                .isEqualTo(generated.getAsJsonObject("spec").get("conversion"));
         assertThat(served.getAsJsonObject("status").getAsJsonArray("conditions").asList())
                 .anyMatch(c -> c.getAsJsonObject().get("type").getAsString().equals("Established")
                         && c.getAsJsonObject().get("status").getAsString().equals("True"));
