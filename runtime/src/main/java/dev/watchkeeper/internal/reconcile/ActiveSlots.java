@@ -68,6 +68,11 @@ final class ActiveSlots<T extends KubernetesObject> {
     private final Set<Admitted> running = new HashSet<>();
     /** Written under this object's lock; read without it where a stale value only delays a decision. */
     private volatile Slots active = Slots.none();
+    /**
+     * The slots the primary watchers were last {@link #assign assigned}, guarded by this object's lock; all until
+     * the first assign, since a watcher never resharded is not filtered by slot.
+     */
+    private Slots watched = Slots.all();
 
     /**
      * @param grace          how long a narrow lets a running reconcile of a given-up slot finish before interrupting it
@@ -92,21 +97,43 @@ final class ActiveSlots<T extends KubernetesObject> {
      * Admits a reconcile of {@code key} on the calling thread when its object lies in an active slot; otherwise (or
      * when the object is gone) forgets the key and returns {@code null}. An admitted reconcile must be
      * {@link #finish finished}.
+     *
+     * <p>An object that left the primary watcher carrying the finalizer ({@link EventKeys#leftWithFinalizer}) is
+     * placed by the uid it left with. Its slot must also be one the watchers were last {@link #assign assigned}:
+     * one assigned away (its watcher relists without it before the coordinator narrows) is its new owner's, and is
+     * forgotten here. One whose slot is assigned but not yet active is kept for the {@link #widen} that takes it.
      */
     Admitted admit(ObjectKey key) {
         CachedObject<T> cached = cached(key);
-        if (cached != null) {
-            String uid = cached.uid();
+        CachedObject<T> left = cached == null ? eventKeys.leftWithFinalizer(key) : null;
+        CachedObject<T> placed = cached != null ? cached : left;
+        if (placed != null) {
+            String uid = placed.uid();
             Admitted admitted = new Admitted(key, uid, slotOf(uid), Thread.currentThread());
             synchronized (this) {
-                if (active.has(admitted.slot)) {
+                boolean owned = left == null || watched.has(admitted.slot);
+                if (owned && active.has(admitted.slot)) {
                     running.add(admitted);
                     return admitted;
+                }
+                if (owned) {
+                    return null; // left with the finalizer in a slot not yet active: widen queues it again
                 }
             }
         }
         eventKeys.forget(key); // not this replica's to reconcile now (or gone): no failure or filter memory is kept
         return null;
+    }
+
+    /**
+     * The primary watchers hold {@code slots} from now on; called before they are told, so an object that leaves
+     * them by it is already placed outside. Forgets the objects that left carrying the finalizer in other slots.
+     */
+    void assign(Slots slots) {
+        synchronized (this) {
+            watched = slots;
+        }
+        eventKeys.forgetLeftIf(uid -> !slots.has(slotOf(uid)));
     }
 
     /** Whether {@code admitted}'s slot is still active: a reconcile that throws once it is not was cut short. */
@@ -159,7 +186,7 @@ final class ActiveSlots<T extends KubernetesObject> {
 
     /**
      * Admits keys of {@code slots}, which must hold every active slot, and queues the primaries of the slots gained
-     * (not a full resync).
+     * (not a full resync), and the objects that left the watchers carrying the finalizer in them.
      *
      * @throws IllegalArgumentException when {@code slots} leaves out an active slot: that takes a {@link #narrow}
      */
@@ -175,7 +202,8 @@ final class ActiveSlots<T extends KubernetesObject> {
             active = slots;
         }
         if (!gained.isEmpty()) {
-            int queued = eventKeys.enqueueIf(object -> gained.has(slotOf(object.getMetadata().getUid())));
+            int queued = eventKeys.enqueueIf(object -> gained.has(slotOf(object.getMetadata().getUid())))
+                    + eventKeys.enqueueLeftIf(uid -> gained.has(slotOf(uid)));
             log.info("reconciler {}: reconciling the slots {}, gained {}; {}", name, slots, gained,
                     Plural.count(queued, "object") + " queued");
         }
@@ -183,12 +211,13 @@ final class ActiveSlots<T extends KubernetesObject> {
 
     /**
      * This reconciler's side of sharding: {@link ShardParticipant#narrow narrow} and {@link ShardParticipant#widen
-     * widen} are these slots'; {@link ShardParticipant#assign assign} is handed to {@code assign}.
+     * widen} are these slots'; {@link ShardParticipant#assign assign} is recorded here, then handed to {@code assign}.
      */
     ShardParticipant participant(Consumer<Slots> assign) {
         return new ShardParticipant() {
             @Override
             public void assign(Slots assigned) {
+                ActiveSlots.this.assign(assigned);
                 assign.accept(assigned);
             }
 

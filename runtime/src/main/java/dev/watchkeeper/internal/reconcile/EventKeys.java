@@ -181,6 +181,28 @@ final class EventKeys<T extends KubernetesObject> {
         return queued;
     }
 
+    /**
+     * Queues the objects that left the watch carrying the finalizer whose uid {@code which} selects (those of slots
+     * a sharded reconciler gained), at LOW priority.
+     *
+     * @return how many it queued
+     */
+    int enqueueLeftIf(Predicate<String> which) {
+        int queued = 0;
+        for (CachedObject<T> left : leftWithFinalizer.values()) {
+            if (which.test(left.uid())) {
+                queue.add(left.key(), Priority.LOW);
+                queued++;
+            }
+        }
+        return queued;
+    }
+
+    /** Forgets the objects that left the watch carrying the finalizer whose uid {@code which} selects. */
+    void forgetLeftIf(Predicate<String> which) {
+        leftWithFinalizer.values().removeIf(left -> which.test(left.uid()));
+    }
+
     /** Forgets everything about {@code key} (its object is gone). */
     void forget(ObjectKey key) {
         queue.forget(key);

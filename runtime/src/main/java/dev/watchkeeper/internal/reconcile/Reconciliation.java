@@ -88,30 +88,39 @@ final class Reconciliation<T extends KubernetesObject> {
         }
         Optional<T> cached = scope.primary().store().get(key); // read after the fence, so it holds those writes
         if (cached.isEmpty()) {
-            fence.forget(key);
-            CachedObject<T> left = eventKeys.leftWithFinalizer(key);
-            if (left != null && left.object() != null) {
-                ReconcileDeadlines.Deadline deadline = deadlines.start(key);
-                try {
-                    release(key, left.object(), deadline);
-                } finally {
-                    deadline.end();
-                }
-            } else {
-                eventKeys.forget(key);
-            }
+            notInStore(key, null, interrupted);
             return;
         }
         runOn(key, cached.get(), interrupted);
     }
 
     /**
+     * {@code key}'s object is not in the primary store: released if it left the watch carrying the finalizer (as the
+     * object {@code uid}, unless that is {@code null}), else forgotten.
+     */
+    private void notInStore(ObjectKey key, String uid, BooleanSupplier interrupted) {
+        fence.forget(key);
+        CachedObject<T> left = eventKeys.leftWithFinalizer(key);
+        if (left == null || left.object() == null || uid != null && !uid.equals(left.uid())) {
+            eventKeys.forget(key);
+            return;
+        }
+        ReconcileDeadlines.Deadline deadline = deadlines.start(key);
+        try {
+            release(key, left.object(), interrupted, deadline);
+        } finally {
+            deadline.end();
+        }
+    }
+
+    /**
      * {@code left} left the primary watcher carrying the finalizer (a label or field no longer matches, or a relist
      * did not find it): this reconciler will not see its deletion, so unless the finalizer went meanwhile, the
      * cleanup runs now and the finalizer is removed, as if it were deleted, rather than leaving it stuck
-     * {@code Terminating} on its deletion. A failure retries with the key's backoff.
+     * {@code Terminating} on its deletion. A failure retries with the key's backoff; one once {@code interrupted}
+     * was cut short, as a reconcile's.
      */
-    private void release(ObjectKey key, T left, ReconcileDeadlines.Deadline deadline) {
+    private void release(ObjectKey key, T left, BooleanSupplier interrupted, ReconcileDeadlines.Deadline deadline) {
         long start = System.nanoTime();
         FailureLedger.Failure failure = queue.failure(key);
         int attempt = failure == null ? 1 : failure.nextAttempt();
@@ -137,6 +146,12 @@ final class Reconciliation<T extends KubernetesObject> {
                 throw (VirtualMachineError) thrown;
             }
             boolean timedOut = deadline.end();
+            if (interrupted.getAsBoolean()) {
+                queue.add(key); // in process: runs again once done, if this replica leads and owns its slot then
+                log.debug("reconciler {}: release of {} cut short (leadership lost, its slot given up, or shutdown);"
+                        + " queued again: {}", name, key, String.valueOf(thrown));
+                return;
+            }
             outcome = failed(key, attempt, left.getMetadata().getResourceVersion(), true,
                     timedOut ? timeoutOf(thrown) : thrown, start);
         }
@@ -146,7 +161,8 @@ final class Reconciliation<T extends KubernetesObject> {
     /**
      * {@link #run} for a sharded reconciler's key, admitted for the object {@code uid}: if the store holds another
      * object under the key by now (deleted and created again), whose slot may not be active, the key is queued
-     * again to be admitted afresh, and nothing runs.
+     * again to be admitted afresh, and nothing runs. An object that left the watch carrying the finalizer is
+     * released only if it left as the object {@code uid}.
      */
     void runAdmitted(ObjectKey key, String uid, BooleanSupplier interrupted) {
         if (!fence.admit(key)) {
@@ -154,8 +170,7 @@ final class Reconciliation<T extends KubernetesObject> {
         }
         Optional<T> cached = scope.primary().store().get(key);
         if (cached.isEmpty()) {
-            fence.forget(key);
-            eventKeys.forget(key);
+            notInStore(key, uid, interrupted);
             return;
         }
         T object = cached.get();
