@@ -89,7 +89,7 @@ public final class WatchkeeperWebhooks implements SmartLifecycle {
         }
         WebhookClientConfig clientConfig = clientConfig(properties);
         if (webhooks.isEmpty() && clientConfig == null && properties.certificateDir() == null
-                && !properties.register()) {
+                && !properties.registers()) {
             log.warn("The CRDs {} have several versions, but no conversion webhook is served: set"
                     + " watchkeeper.webhooks.service.name or watchkeeper.webhooks.url (or certificate-dir). Until"
                     + " then the API server fails every request for a version it does not store.",
@@ -97,15 +97,15 @@ public final class WatchkeeperWebhooks implements SmartLifecycle {
             running = true;
             return;
         }
-        if (clientConfig == null && (properties.register() || properties.certificateDir() == null)) {
+        if (clientConfig == null && (properties.registers() || properties.certificateDir() == null)) {
             throw WatchkeeperPropertyException.invalid("watchkeeper.webhooks.url", null, "is needed, or"
-                    + " watchkeeper.webhooks.service.name: " + (properties.register() ? "the webhooks are registered"
+                    + " watchkeeper.webhooks.service.name: " + (properties.registers() ? "the webhooks are registered"
                     : "the starter makes the webhooks' certificate") + " for the address the API server calls");
         }
         String name = LeaderElectionDefaults.applicationName(environment);
         WebhookService started = new WebhookService(client, webhooks, conversions, certificates(clientConfig, name),
-                properties.register() ? new WebhookConfigurations(name, clientConfig) : null,
-                properties.register() ? new CrdConversions(clientConfig,
+                properties.registers() ? new WebhookConfigurations(name, clientConfig) : null,
+                properties.registers() ? new CrdConversions(clientConfig,
                         environment.getProperty("watchkeeper.crds.apply", Boolean.class, false)) : null,
                 new InetSocketAddress(properties.address(), properties.port()), Executors.newCachedThreadPool(threads),
                 clock);
@@ -115,8 +115,8 @@ public final class WatchkeeperWebhooks implements SmartLifecycle {
             started.close();
             throw new IllegalStateException("cannot start the webhooks: " + ApiErrors.describe(e), e);
         }
-        if (!properties.register()) {
-            log.info("watchkeeper.webhooks.register=false: the webhook configurations and the CRDs' conversion,"
+        if (!properties.registers()) {
+            log.info("watchkeeper.webhooks.register is off: the webhook configurations and the CRDs' conversion,"
                     + " applied by someone else, must call {} and trust the CA of {}",
                     clientConfig != null ? clientConfig : "this server", started.certificateSource());
         }

@@ -29,13 +29,19 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                          {@code <spring.application.name>-webhook-certificate}
  * @param register          Apply the ValidatingWebhookConfiguration and MutatingWebhookConfiguration named after the
  *                          application, and the conversion of its multi-version CRDs, with the CA bundle, at start-up
- *                          (needs cluster-wide rights on them); off by default, as a configuration left behind by a
- *                          stopped application can refuse every write it matches
+ *                          (needs cluster-wide rights on them); unset = on when {@code url} is set (from outside the
+ *                          cluster nothing else can point the API server at this server), else off, as a
+ *                          configuration left behind by a stopped application can refuse every write it matches
  */
 @ConfigurationProperties("watchkeeper.webhooks")
 public record WebhookProperties(@DefaultValue("true") boolean enabled, @DefaultValue("9443") int port,
         @DefaultValue("0.0.0.0") String address, String url, @DefaultValue Service service, Path certificateDir,
-        String certificateSecret, @DefaultValue("false") boolean register) {
+        String certificateSecret, Boolean register) {
+
+    /** Whether the webhooks and conversions are registered: {@code register}, or when unset whether {@code url} is. */
+    public boolean registers() {
+        return register != null ? register : url != null;
+    }
 
     /**
      * The Service in front of the webhook server.

@@ -70,6 +70,20 @@ class WebhookAutoConfigurationTests {
     }
 
     @Test
+    void registrationIsOnWithAUrlFromOutsideTheClusterUnlessTurnedOff_andOffInTheClusterUnlessTurnedOn() {
+        runner.run(context -> assertThat(context.getBean(WebhookProperties.class).registers()).isFalse());
+        runner.withPropertyValues("watchkeeper.webhooks.service.name=hooks")
+                .run(context -> assertThat(context.getBean(WebhookProperties.class).registers()).isFalse());
+        runner.withPropertyValues("watchkeeper.webhooks.url=https://127.0.0.1:9443")
+                .run(context -> assertThat(context.getBean(WebhookProperties.class).registers()).isTrue());
+        runner.withPropertyValues("watchkeeper.webhooks.url=https://127.0.0.1:9443",
+                "watchkeeper.webhooks.register=false")
+                .run(context -> assertThat(context.getBean(WebhookProperties.class).registers()).isFalse());
+        runner.withPropertyValues("watchkeeper.webhooks.service.name=hooks", "watchkeeper.webhooks.register=true")
+                .run(context -> assertThat(context.getBean(WebhookProperties.class).registers()).isTrue());
+    }
+
+    @Test
     void theDefaultNameIsTheBeanAndMethod_andAWrongSignatureFailsStartUpNamingTheMethod() {
         WebhookAnnotationBeanPostProcessor found = new WebhookAnnotationBeanPostProcessor();
         found.setEnvironment(new MockEnvironment());

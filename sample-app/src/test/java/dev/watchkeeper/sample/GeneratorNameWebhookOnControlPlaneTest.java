@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.sample.crd.DeployedConversion;
-import dev.watchkeeper.sample.generator.ConfigMapGeneratorReconciler;
-import dev.watchkeeper.sample.generator.GeneratorNameWebhook;
 import dev.watchkeeper.test.boot.AutoConfigureRealKubeApi;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import dev.watchkeeper.test.controlplane.TestNamespace;
@@ -24,26 +22,24 @@ import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Import;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The sample's validating webhook on the real control plane: with {@code watchkeeper.webhooks.enabled=true} the
- * kube-apiserver asks the sample before it stores a generator, and one whose names would take over a ConfigMap
- * someone else owns is refused naming it. The configuration and the certificate Secret are removed and the CRD's
- * conversion (which the registration pointed at the test's URL too) put back after the class, so the other sample
- * tests on this control plane never meet the webhook.
+ * The sample's validating webhook on the real control plane, started as the sample's contract says: the
+ * {@code cluster} profile and the address the API server calls ({@code watchkeeper.webhooks.url} and {@code port}),
+ * nothing else; the sample then serves and registers its webhook, the kube-apiserver asks it before it stores a
+ * generator, and one whose names would take over a ConfigMap someone else owns is refused naming it. The
+ * configuration and the certificate Secret are removed and the CRD's conversion (which the registration pointed at
+ * the test's URL too) put back after the class, so the other sample tests on this control plane never meet the
+ * webhook.
  */
 @AutoConfigureRealKubeApi
-@SpringBootTest(classes = GeneratorNameWebhookOnControlPlaneTest.Application.class, properties = {
+@SpringBootTest(classes = SampleApplication.class, properties = {
+        "spring.profiles.active=cluster",
         "spring.application.name=" + GeneratorNameWebhookOnControlPlaneTest.NAME,
-        "watchkeeper.webhooks.enabled=true",
-        "watchkeeper.webhooks.register=true",
         "watchkeeper.webhooks.address=127.0.0.1",
         "watchkeeper.webhooks.certificate-secret=" + GeneratorNameWebhookOnControlPlaneTest.NAME})
 @DirtiesContext
@@ -52,16 +48,6 @@ class GeneratorNameWebhookOnControlPlaneTest {
     static final String NAME = "sample-webhook-test";
     static final int PORT = freePort();
     static KubeControlPlane plane;
-
-    /**
-     * The sample's reconciler and webhook without the sample's connection choice, whose cluster mode discovers a
-     * kubeconfig instead of taking the control plane's connection.
-     */
-    @Configuration(proxyBeanMethods = false)
-    @EnableAutoConfiguration
-    @Import({ConfigMapGeneratorReconciler.class, GeneratorNameWebhook.class})
-    static class Application {
-    }
     static String namespace;
 
     @BeforeAll

@@ -9,17 +9,18 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import java.util.List;
 import java.util.Objects;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnExpression;
 import org.springframework.stereotype.Component;
 
 /**
  * Refuses a generator whose {@code namePrefix} would take over a ConfigMap it does not control, naming that
  * ConfigMap, instead of letting the reconciler report the conflict in a condition afterwards. A lookup in the
- * reconciler's ConfigMap cache, no API call. Only with {@code watchkeeper.webhooks.enabled=true}, so the sample's
- * default run needs no certificate or registration.
+ * reconciler's ConfigMap cache, no API call. Only with {@code watchkeeper.webhooks.enabled=true} or an address the
+ * API server calls from outside the cluster ({@code watchkeeper.webhooks.url}, which also registers it), so the
+ * sample's default run needs no certificate or registration. Under Spring AOT the jar decides this when it is built.
  */
 @Component
-@ConditionalOnBooleanProperty("watchkeeper.webhooks.enabled")
+@ConditionalOnExpression("${watchkeeper.webhooks.enabled:false} or '${watchkeeper.webhooks.url:}' != ''")
 public class GeneratorNameWebhook {
 
     private final Store<V1ConfigMap> configMaps;
