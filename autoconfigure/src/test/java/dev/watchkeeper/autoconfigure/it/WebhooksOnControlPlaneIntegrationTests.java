@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
+import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.autoconfigure.WatchkeeperWebhooks;
 import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
 import dev.watchkeeper.autoconfigure.endpoint.WebhooksDescriptor;
@@ -35,6 +36,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -67,6 +69,8 @@ class WebhooksOnControlPlaneIntegrationTests {
     static final String SECRET = NAME + "-" + UUID.randomUUID().toString().substring(0, 8);
     static final int PORT = freePort();
     static final List<AdmissionContext> seen = new CopyOnWriteArrayList<>();
+    /** The {@code tier} label the application's reconciler was handed, by object name. */
+    static final Map<String, String> reconciledTiers = new ConcurrentHashMap<>();
 
     @Autowired
     KubeControlPlane plane;
@@ -129,12 +133,14 @@ class WebhooksOnControlPlaneIntegrationTests {
     }
 
     @Test
-    void aMutatingWebhookSetsADefaultTheStoredObjectHas() throws ApiException {
+    void aMutatingWebhookSetsADefaultTheStoredObjectHas_andTheReconcilerSees() throws ApiException {
         core.createNamespacedConfigMap(namespace, configMap("plain", Map.of("a", "b"))).execute();
 
         V1ConfigMap stored = core.readNamespacedConfigMap("plain", namespace).execute();
         assertThat(stored.getMetadata().getLabels()).containsEntry("tier", "standard").containsEntry(LABEL, "yes");
         assertThat(stored.getData()).isEqualTo(Map.of("a", "b"));
+        await().atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> assertThat(reconciledTiers).containsEntry("plain", "standard"));
     }
 
     @Test
@@ -217,7 +223,10 @@ class WebhooksOnControlPlaneIntegrationTests {
         }
     }
 
-    /** A validating webhook that refuses passwords (and breaks on request); a mutating one that defaults a label. */
+    /**
+     * A validating webhook that refuses passwords (and breaks on request); a mutating one that defaults a label; a
+     * reconciler of the labelled ConfigMaps that records the default it is handed.
+     */
     static class Checks {
 
         @ValidatingWebhook(type = V1ConfigMap.class, name = "no-passwords.webhooks-it.watchkeeper.dev",
@@ -232,6 +241,12 @@ class WebhooksOnControlPlaneIntegrationTests {
             return data.containsKey("password")
                     ? AdmissionVerdict.deny("passwords belong in a Secret, not in ConfigMap " + request.name())
                     : AdmissionVerdict.allow();
+        }
+
+        @Reconciler(name = "tiers", labelSelector = LABEL)
+        void reconcile(V1ConfigMap configMap) {
+            reconciledTiers.put(configMap.getMetadata().getName(),
+                    configMap.getMetadata().getLabels().getOrDefault("tier", "none"));
         }
 
         @MutatingWebhook(type = V1ConfigMap.class, operations = Operation.CREATE,
