@@ -1,5 +1,6 @@
 package dev.watchkeeper.autoconfigure;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -112,6 +113,7 @@ class WebhookRotationOnControlPlaneTests {
     static final String PROBE = "rotation-it-probe";
     static final String PROBE_LABEL = "rotation-it.watchkeeper.dev/probe";
     static final String LATE = "rotation-it-late";
+    static final String REPAIRED = "rotation-it-repaired";
     static final String SECRET = NAME + "-" + UUID.randomUUID().toString().substring(0, 8);
     static final int PORT = freePort();
     static final int CREATES = 1000;
@@ -154,6 +156,8 @@ class WebhookRotationOnControlPlaneTests {
                 () -> admission.deleteMutatingWebhookConfiguration(NAME).execute(),
                 () -> admission.deleteMutatingWebhookConfiguration(PROBE).execute(),
                 () -> admission.deleteMutatingWebhookConfiguration(LATE).execute(),
+                () -> admission.deleteMutatingWebhookConfiguration(REPAIRED).execute(),
+                () -> core.deleteNamespacedSecret(REPAIRED, "default").execute(),
                 () -> core.deleteNamespacedSecret(SECRET, "default").execute(),
                 () -> core.deleteNamespacedSecret(LATE, "default").execute());
         for (Callable<?> delete : deletes) {
@@ -296,6 +300,38 @@ class WebhookRotationOnControlPlaneTests {
             X509Certificate rotated = served(port, newBundle);
             rotated.verify(newBundle.get(0).getPublicKey());
             assertThat(service.rotations().count()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * A registration someone else changed (a manifest applied again with an old or empty CA bundle) is put back by
+     * the next refresh, though this replica's bundle did not change: otherwise the API server would refuse the
+     * webhook's certificate once it is issued by a new CA.
+     */
+    @Test
+    void aRegistrationSomeoneElseChangedIsPutBackByTheNextRefresh() throws Exception {
+        ApiClient client = plane.apiClient();
+        int port = freePort();
+        WebhookDefinition never = new WebhookDefinition("repaired.rotation-it.watchkeeper.dev", WebhookKind.MUTATING,
+                ResourceType.of(V1ConfigMap.class), List.of(Operation.CREATE), FailurePolicy.FAIL, 10,
+                Map.of("never", "false"));
+        try (WebhookService service = new WebhookService(client,
+                List.of(new DeclaredWebhook(never, (object, old, context) -> null)), List.of(),
+                certificates(client, REPAIRED, Clock.systemUTC()),
+                new WebhookConfigurations(REPAIRED, new WebhookClientConfig.Url("https://127.0.0.1:" + port)), null,
+                new InetSocketAddress("127.0.0.1", port), Executors.newCachedThreadPool(), Clock.systemUTC())) {
+            service.start();
+            String registered = new String(caBundle(REPAIRED), UTF_8);
+            AdmissionregistrationV1Api admission = new AdmissionregistrationV1Api(client);
+            V1MutatingWebhookConfiguration overwritten = admission.readMutatingWebhookConfiguration(REPAIRED)
+                    .execute();
+            overwritten.getWebhooks().get(0).getClientConfig().setCaBundle("not a CA".getBytes(UTF_8));
+            admission.replaceMutatingWebhookConfiguration(REPAIRED, overwritten).execute();
+            assertThat(new String(caBundle(REPAIRED), UTF_8)).isEqualTo("not a CA");
+
+            service.refresh();
+
+            assertThat(new String(caBundle(REPAIRED), UTF_8)).isEqualTo(registered);
         }
     }
 

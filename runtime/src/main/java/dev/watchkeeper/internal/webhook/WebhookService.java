@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * the {@link WebhookServer} with the admission webhooks and the conversion of the multi-version resources, then
  * (with a {@link WebhookConfigurations} and {@link CrdConversions}) registers them with the API server trusting that
  * certificate's CA. {@link #refresh()}, called periodically, serves a renewed or changed certificate
- * from the next handshake on and registers again when the CA bundle changed.
+ * from the next handshake on and registers again, so a changed CA bundle is taken up and a registration someone
+ * else changed is put back.
  *
  * <p>The service is read by the actuator endpoint and health without taking its lock, which {@link #refresh()} holds
  * through API calls: what they read is volatile.
@@ -82,22 +83,24 @@ public final class WebhookService implements AutoCloseable {
         log.info("serving {} webhook(s) and the conversion of {} on port {} with the certificate from {}, valid"
                 + " until {}", webhooks.size(), conversions.stream().map(ResourceVersions::crdName).toList(),
                 server.port(), certificates.describe(), certificate.notAfter());
-        register(certificate);
+        register(certificate, true);
     }
 
     /**
      * Takes up a renewed or changed certificate. When its CA bundle changed, the webhooks are registered with the
      * new bundle first, and a changed certificate is served only from the next refresh on: the API server takes
      * the bundle up from its informer moments after the write, and until then refuses a certificate of a new CA (a
-     * refresh late for the whole overlap finds both at once). A registration that fails leaves the old certificate
-     * served, and the next refresh tries again.
+     * refresh late for the whole overlap finds both at once). Each refresh registers again, even with the same
+     * bundle: a configuration overwritten by someone else (a manifest applied again) would otherwise trust only an
+     * old CA once a new one's certificate is served. A registration that fails leaves the old certificate served,
+     * and the next refresh tries again.
      */
     public synchronized void refresh() throws Exception {
         ServingCertificate certificate = certificates.current();
-        boolean registered = (registration != null || conversionRegistration != null)
-                && !Arrays.equals(certificate.caBundle(), registeredBundle);
-        if (registered) {
-            register(certificate);
+        boolean registers = registration != null || conversionRegistration != null;
+        boolean registered = registers && !Arrays.equals(certificate.caBundle(), registeredBundle);
+        if (registers) {
+            register(certificate, registered); // every check: a registration someone else changed is put back
         }
         ServingCertificate served = keys.current();
         if (certificate == served) {
@@ -117,13 +120,27 @@ public final class WebhookService implements AutoCloseable {
         }
     }
 
-    private void register(ServingCertificate certificate) throws Exception {
+    /**
+     * Applies the configurations and conversions with {@code certificate}'s CA bundle (server-side apply, forced: what
+     * someone else changed in the fields this application owns is put back); {@code changed}: logged at INFO, as the
+     * bundle is new, else at DEBUG.
+     */
+    private void register(ServingCertificate certificate, boolean changed) throws Exception {
         if (registration != null && !webhooks.isEmpty()) {
-            log.info("registered the webhooks {}", registration.apply(client, definitions(), certificate.caBundle()));
+            List<String> applied = registration.apply(client, definitions(), certificate.caBundle());
+            if (changed) {
+                log.info("registered the webhooks {}", applied);
+            } else {
+                log.debug("registered the webhooks {} again", applied);
+            }
         }
         if (conversionRegistration != null && !conversions.isEmpty()) {
-            log.info("registered the conversion webhook in the CRDs {}",
-                    conversionRegistration.apply(client, conversions, certificate.caBundle()));
+            List<String> applied = conversionRegistration.apply(client, conversions, certificate.caBundle());
+            if (changed) {
+                log.info("registered the conversion webhook in the CRDs {}", applied);
+            } else {
+                log.debug("registered the conversion webhook in the CRDs {} again", applied);
+            }
         }
         if (registration != null || conversionRegistration != null) {
             registeredBundle = certificate.caBundle();
