@@ -151,7 +151,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
         }
         Long generation = primary.getMetadata() == null ? null : primary.getMetadata().getGeneration();
         return written(writes().rewriteStatus(object,
-                copy -> StatusConditions.edited(copy, generation, time.clock(), edit, touched)));
+                json -> StatusConditions.edited(json, object, generation, time.clock(), edit, touched)));
     }
 
     /**

@@ -119,27 +119,30 @@ final class ObjectWrites {
      */
     <S extends KubernetesObject> S updateStatus(S object, Consumer<S> mutator)
             throws ApiException, InterruptedException {
-        return rewriteStatus(object, copy -> {
+        return rewriteStatus(object, json -> {
+            S copy = fromJson(json, object);
             mutator.accept(copy);
-            return copy;
+            return tree(copy);
         });
     }
 
     /**
-     * {@link #updateStatus} with a change that returns the changed object: it is handed a copy of the object (the
-     * fresh one after a conflict) and may change and return it or build another of the same class.
+     * {@link #updateStatus} with a change of the object's JSON form, as {@link #tree} makes it: {@code change} is
+     * handed a copy (of the fresh object after a conflict), may edit it in place, and returns the JSON to write. One
+     * serialization of the object per attempt, however many steps the change takes.
      */
-    <S extends KubernetesObject> S rewriteStatus(S object, UnaryOperator<S> change)
+    <S extends KubernetesObject> S rewriteStatus(S object, UnaryOperator<JsonObject> change)
             throws ApiException, InterruptedException {
         ResolvedResource resource = resourceOf(object);
         S current = object;
         for (int attempt = 1; ; attempt++) {
-            S mutated = change.apply(copy(current));
-            if (Objects.equals(statusOf(mutated), statusOf(current))) {
+            JsonObject before = tree(current);
+            JsonObject after = change.apply(before.deepCopy());
+            if (Objects.equals(after.get("status"), before.get("status"))) {
                 return current;
             }
             try {
-                return send(object, resource, "status", "PUT", List.of(), tree(mutated), "application/json");
+                return send(object, resource, "status", "PUT", List.of(), after, "application/json");
             } catch (ApiException e) {
                 if (e.getCode() != 409 || attempt == STATUS_ATTEMPTS) {
                     throw e;
@@ -266,16 +269,13 @@ final class ObjectWrites {
         return client.<S>execute(call, type).getData();
     }
 
+    /** An object of {@code like}'s class from {@code json}, which a dynamic object takes as its own. */
     @SuppressWarnings("unchecked")
-    private static <S extends KubernetesObject> S copy(S object) {
-        if (object instanceof DynamicKubernetesObject dynamic) {
-            return (S) new DynamicKubernetesObject(dynamic.getRaw().deepCopy());
+    static <S extends KubernetesObject> S fromJson(JsonObject json, S like) {
+        if (like instanceof DynamicKubernetesObject) {
+            return (S) new DynamicKubernetesObject(json);
         }
-        return (S) gson().fromJson(gson().toJsonTree(object), object.getClass());
-    }
-
-    private static JsonElement statusOf(KubernetesObject object) {
-        return tree(object).get("status");
+        return (S) gson().fromJson(json, like.getClass());
     }
 
     /** The object as JSON: a dynamic object's own tree (copied), a model as client-java serializes it. */

@@ -151,7 +151,7 @@ final class ReconcileConditions {
             throws ApiException, InterruptedException {
         Long generation = handed.getMetadata() == null ? null : handed.getMetadata().getGeneration();
         return writes.rewriteStatus(latest,
-                copy -> StatusConditions.edited(copy, generation, clock, edit, new HashSet<>()));
+                json -> StatusConditions.edited(json, latest, generation, clock, edit, new HashSet<>()));
     }
 
     private boolean appliesTo(KubernetesObject object) {

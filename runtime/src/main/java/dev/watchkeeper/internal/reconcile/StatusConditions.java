@@ -54,23 +54,23 @@ final class StatusConditions {
     }
 
     /**
-     * A copy of {@code object} with {@code edit} applied to its conditions and, when given, {@code generation} as
-     * {@code status.observedGeneration} and as the {@code observedGeneration} of each condition set.
+     * {@code json}, the JSON form of {@code like}, with {@code edit} applied to its conditions and, when given,
+     * {@code generation} as {@code status.observedGeneration} and as the {@code observedGeneration} of each
+     * condition set; for a model class, then through that class, so what it cannot hold is not there.
      *
+     * @param json    edited in place
      * @param touched collects the condition types the edit set or removed
      * @throws IllegalArgumentException when the object's class holds no {@code status.conditions} list
      */
-    @SuppressWarnings("unchecked")
-    static <S extends KubernetesObject> S edited(S object, Long generation, Clock clock, Consumer<Conditions> edit,
-            Set<String> touched) {
-        Shape shape = shapeOf(object);
+    static JsonObject edited(JsonObject json, KubernetesObject like, Long generation, Clock clock,
+            Consumer<Conditions> edit, Set<String> touched) {
+        Shape shape = shapeOf(like);
         if (!shape.conditions()) {
-            throw new IllegalArgumentException(object.getClass().getName() + " has no status.conditions list of"
+            throw new IllegalArgumentException(like.getClass().getName() + " has no status.conditions list of"
                     + " metav1.Condition-shaped objects (type, status, lastTransitionTime, reason, message) to set"
                     + " conditions on");
         }
-        JsonObject tree = ObjectWrites.tree(object);
-        JsonObject status = child(tree, "status");
+        JsonObject status = child(json, "status");
         boolean hadConditions = status.has("conditions") && status.get("conditions").isJsonArray();
         JsonArray conditions = hadConditions ? status.getAsJsonArray("conditions") : new JsonArray();
         edit.accept(new ConditionList(conditions, shape.conditionGeneration() ? generation : null, now(clock),
@@ -81,10 +81,10 @@ final class StatusConditions {
         if (shape.statusGeneration() && generation != null) {
             status.addProperty("observedGeneration", generation);
         }
-        if (object instanceof DynamicKubernetesObject) {
-            return (S) new DynamicKubernetesObject(tree);
+        if (like instanceof DynamicKubernetesObject) {
+            return json;
         }
-        return (S) gson().fromJson(tree, object.getClass());
+        return ObjectWrites.tree(gson().fromJson(json, like.getClass()));
     }
 
     /** Now as {@code metav1.Time} writes it: UTC, whole seconds. */

@@ -178,7 +178,7 @@ class StatusConditionsTest {
                     "reason": "Ok", "message": "", "severity": "Info"}]}}""").getAsJsonObject());
         Set<String> touched = new HashSet<>();
 
-        DynamicKubernetesObject edited = StatusConditions.edited(object, 8L, T1,
+        DynamicKubernetesObject edited = edit(object, 8L, T1,
                 c -> c.set("Ready", true, "Done", "all good").remove("Synced").remove("Absent"), touched);
 
         JsonObject status = edited.getRaw().getAsJsonObject("status");
@@ -197,9 +197,9 @@ class StatusConditionsTest {
         DynamicKubernetesObject object = new DynamicKubernetesObject(JsonParser.parseString(
                 "{\"metadata\": {\"name\": \"t\"}}").getAsJsonObject());
 
-        DynamicKubernetesObject removed = StatusConditions.edited(object, null, T1, c -> c.remove("Ready"),
+        DynamicKubernetesObject removed = edit(object, null, T1, c -> c.remove("Ready"),
                 new HashSet<>());
-        DynamicKubernetesObject set = StatusConditions.edited(object, null, T1, c -> c.set("Ready", true, "Done", ""),
+        DynamicKubernetesObject set = edit(object, null, T1, c -> c.set("Ready", true, "Done", ""),
                 new HashSet<>());
 
         assertThat(removed.getRaw().getAsJsonObject("status").has("conditions")).isFalse();
@@ -239,6 +239,13 @@ class StatusConditionsTest {
 
     private static <S extends KubernetesObject> S edit(S object, Long generation, Clock clock,
             Consumer<Conditions> edit) {
-        return StatusConditions.edited(object, generation, clock, edit, new HashSet<>());
+        return edit(object, generation, clock, edit, new HashSet<>());
+    }
+
+    /** What a status write sends for {@code object} after {@code edit}, as an object of its class. */
+    private static <S extends KubernetesObject> S edit(S object, Long generation, Clock clock,
+            Consumer<Conditions> edit, Set<String> touched) {
+        return ObjectWrites.fromJson(StatusConditions.edited(ObjectWrites.tree(object), object, generation, clock,
+                edit, touched), object);
     }
 }
