@@ -2,6 +2,7 @@ package dev.watchkeeper.bench;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 import org.opentest4j.TestAbortedException;
 
 /**
@@ -32,6 +34,11 @@ final class EndToEnd {
 
     /** Threads the harness's "user" creates and changes generators on, for the application and the floor alike. */
     private static final int USER_THREADS = 4;
+    /**
+     * Spec changes of all N in a row, for the application and the floor alike: the first finds a JVM that has just
+     * started; the others, each paired with the floor's, find it warmed up by the ones before.
+     */
+    private static final int SPEC_ROUNDS = 5;
     private static final Duration CONVERGE_TIMEOUT = Duration.ofMinutes(10);
     private static final String CRD = "configmapgenerators." + GeneratorApi.GROUP;
 
@@ -85,22 +92,33 @@ final class EndToEnd {
         }
     }
 
-    /** One size, launched one way, at the default concurrency: the application, then the floor. */
+    /**
+     * One size, launched one way, at the default concurrency: the application's new generators and first spec
+     * change, the floor's; then the warm rounds, the application's and the floor's taking turns so that both meet
+     * the same machine.
+     */
     private Result run(KubeControlPlane plane, GeneratorApi api, int n, Launch launch, Path logs)
             throws Exception {
         String label = launch.namespaceLabel();
         String namespace = "e2e-" + n + "-" + label;
+        String floorNamespace = "floor-" + n + "-" + label;
         ApiClient client = api.client();
         List<String> names = GeneratorApi.names(n);
         api.createGenerators(namespace, n, USER_THREADS);
         Result.Builder result = new Result.Builder(n, launch.name());
+        ProcessHandle harness = ProcessHandle.current();
+        // The harness watches the floor's namespace as it watches the application's, so the server serves the same
+        // two watches of the harness during both.
         try (Convergence convergence = Convergence.watch(api, namespace)) {
             RequestCounts before = RequestCounts.scrape(client);
             try (SampleAppProcess app = SampleAppProcess.start(launch.jvmFlags(), launch.jar(), plane.kubeconfig(),
                     namespace, List.of(), logs.resolve(namespace + ".log"))) {
+                ProcessHandle process = ProcessHandle.of(app.pid()).orElseThrow();
                 long ready = app.awaitReady(Duration.ofMinutes(2));
+                CpuTime atReady = CpuTime.of(process);
                 result.cachesSynced = app.awaitCachesSynced(Duration.ofSeconds(30));
                 long created = convergence.awaitAll(n, 1, CONVERGE_TIMEOUT.toMillis());
+                result.cpuNew = CpuTime.of(process).since(atReady);
                 JsonObject idle = app.awaitIdle(GeneratorApi.RECONCILER, Duration.ofSeconds(1), CONVERGE_TIMEOUT);
                 RequestCounts afterNew = RequestCounts.scrape(client);
                 result.concurrency = idle.get("concurrency").getAsInt();
@@ -116,33 +134,88 @@ final class EndToEnd {
                         result.synced, result.allReconciled);
 
                 long changeStart = System.nanoTime();
-                GeneratorApi.forEach(names, USER_THREADS, name -> api.changeSpec(namespace, name, "v2"));
-                result.userPatches = (System.nanoTime() - changeStart) / 1e6;
-                long changed = convergence.awaitAll(n, 2, CONVERGE_TIMEOUT.toMillis());
+                Round first = specChange(api, convergence, process, namespace, names, 1);
+                result.userPatches = first.userPatches;
+                result.specConverged = first.millis;
+                result.cpuSpec = first.cpu;
                 idle = app.awaitIdle(GeneratorApi.RECONCILER, Duration.ofSeconds(1), CONVERGE_TIMEOUT);
                 RequestCounts afterSpec = RequestCounts.scrape(client);
-                result.specConverged = (changed - changeStart) / 1e6;
                 result.reconcilesSpec = (idle.getAsJsonObject("counts").get("reconciles").getAsLong() - reconcilesNew)
                         / (double) n;
                 result.requestsSpec = afterSpec.minus(afterNew).without("PATCH", GeneratorApi.PLURAL, n);
+                Progress.say("  N=%,d %s: spec change converged %,.0f ms after the first patch", n, label,
+                        (System.nanoTime() - changeStart) / 1e6);
+
+                api.createGenerators(floorNamespace, n, USER_THREADS);
+                FloorController floor = new FloorController(api, result.concurrency);
+                try (Convergence same = Convergence.watch(api, floorNamespace)) {
+                    List<JsonObject> generators = api.listGenerators(floorNamespace);
+                    CpuTime start = CpuTime.of(harness);
+                    result.floorNew = floor.reconcileNew(generators) / 1e6;
+                    result.floorCpuNew = CpuTime.of(harness).since(start);
+                    Round floorFirst = floorSpecChange(floor, harness, floorNamespace, names, specValue(1));
+                    result.floorSpec = floorFirst.millis;
+                    result.floorCpuSpec = floorFirst.cpu;
+                    Progress.say("  N=%,d %s floor: new %,.0f ms, spec change %,.0f ms", n, label, result.floorNew,
+                            result.floorSpec);
+                    for (int round = 2; round <= SPEC_ROUNDS; round++) {
+                        Round ours = specChange(api, convergence, process, namespace, names, round);
+                        app.awaitIdle(GeneratorApi.RECONCILER, Duration.ofSeconds(1), CONVERGE_TIMEOUT);
+                        Round watched;
+                        try (Convergence controllers = Convergence.watch(api, floorNamespace)) {
+                            watched = floorSpecChange(floor, harness, floorNamespace, names, "w" + round);
+                        }
+                        Round floors = floorSpecChange(floor, harness, floorNamespace, names, specValue(round));
+                        result.warm.add(new WarmRound(ours, floors, watched));
+                        Progress.say("  N=%,d %s round %d: %,.0f ms, floor %,.0f ms (%.2f×), floor watching %,.0f ms",
+                                n, label, round, ours.millis, floors.millis, ours.millis / floors.millis,
+                                watched.millis);
+                    }
+                }
                 result.heap = app.heapAfterGc();
-                Progress.say("  N=%,d %s: spec change converged %,.0f ms after the first patch; heap after GC %s",
-                        n, label, result.specConverged, Table.mb(result.heap));
+                Progress.say("  N=%,d %s: heap after GC %s", n, label, Table.mb(result.heap));
             }
         }
-        String floorNamespace = "floor-" + n + "-" + label;
-        api.createGenerators(floorNamespace, n, USER_THREADS);
-        FloorController floor = new FloorController(api, result.concurrency);
-        // The harness watches the floor's namespace as it watched the application's, so the server serves the same
-        // two watches of the harness during both.
-        try (Convergence same = Convergence.watch(api, floorNamespace)) {
-            result.floorNew = floor.reconcileNew(api.listGenerators(floorNamespace)) / 1e6;
-            result.floorSpec = floor.reconcileSpecChange(floorNamespace, names, USER_THREADS, "v2") / 1e6;
-        }
-        Progress.say("  N=%,d %s floor: new %,.0f ms, spec change %,.0f ms", n, label, result.floorNew,
-                result.floorSpec);
         sameWrites(api, namespace, floorNamespace);
         return result.build();
+    }
+
+    /** One spec change of all N: its time, the user's patches' share of it, and the CPU it cost. */
+    private record Round(double millis, double userPatches, CpuTime cpu) {
+    }
+
+    /**
+     * A warm round of the application, then the floor's with two more watches of its namespace open, as a controller
+     * has (the server sends every write's event once more), then the floor's.
+     */
+    private record WarmRound(Round application, Round floor, Round floorWatching) {
+
+        double ratio() {
+            return application.millis / floor.millis;
+        }
+    }
+
+    /** The user patches every generator's spec to the value of {@code round}; until all converged. */
+    private static Round specChange(GeneratorApi api, Convergence convergence, ProcessHandle application,
+            String namespace, List<String> names, int round) throws Exception {
+        CpuTime before = CpuTime.of(application);
+        long start = System.nanoTime();
+        GeneratorApi.forEach(names, USER_THREADS, name -> api.changeSpec(namespace, name, specValue(round)));
+        double patches = (System.nanoTime() - start) / 1e6;
+        long converged = convergence.awaitAll(names.size(), round + 1, CONVERGE_TIMEOUT.toMillis());
+        return new Round((converged - start) / 1e6, patches, CpuTime.of(application).since(before));
+    }
+
+    private static Round floorSpecChange(FloorController floor, ProcessHandle harness, String namespace,
+            List<String> names, String value) throws Exception {
+        CpuTime before = CpuTime.of(harness);
+        double millis = floor.reconcileSpecChange(namespace, names, USER_THREADS, value) / 1e6;
+        return new Round(millis, 0, CpuTime.of(harness).since(before));
+    }
+
+    /** spec.content's value in round {@code round}: generation {@code round + 1}. */
+    private static String specValue(int round) {
+        return "v" + (round + 1);
     }
 
     /**
@@ -204,19 +277,32 @@ final class EndToEnd {
                 api.get(GeneratorApi.generatorsPath(floors) + "/" + generator)};
         JsonObject[] configMaps = {api.get(GeneratorApi.configMapsPath(ours) + "/" + configMap),
                 api.get(GeneratorApi.configMapsPath(floors) + "/" + configMap)};
+        JsonPrimitive[] generations = {generation(generators[0]), generation(generators[1])};
         for (JsonObject[] pair : List.of(generators, configMaps)) {
-            for (JsonObject object : pair) {
+            for (int side = 0; side < 2; side++) {
+                JsonObject object = pair[side];
+                // The floor changed its spec more often (its rounds with watches), so generations differ: each is
+                // compared as "the generation of that side's generator".
+                JsonPrimitive generation = generations[side];
                 JsonObject metadata = object.getAsJsonObject("metadata");
                 for (String field : List.of("namespace", "uid", "resourceVersion", "creationTimestamp",
                         "managedFields")) {
                     metadata.remove(field);
                 }
+                sameGeneration(metadata, "generation", generation);
+                if (metadata.has("annotations")) {
+                    sameGeneration(metadata.getAsJsonObject("annotations"), GeneratorApi.GENERATION_ANNOTATION,
+                            generation);
+                }
                 if (metadata.has("ownerReferences")) {
                     metadata.getAsJsonArray("ownerReferences").get(0).getAsJsonObject().remove("uid");
                 }
                 if (object.has("status")) {
-                    object.getAsJsonObject("status").getAsJsonArray("conditions").get(0).getAsJsonObject()
-                            .remove("lastTransitionTime");
+                    JsonObject status = object.getAsJsonObject("status");
+                    JsonObject condition = status.getAsJsonArray("conditions").get(0).getAsJsonObject();
+                    condition.remove("lastTransitionTime");
+                    sameGeneration(status, "observedGeneration", generation);
+                    sameGeneration(condition, "observedGeneration", generation);
                 }
             }
             if (!Objects.equals(pair[0], pair[1])) {
@@ -226,19 +312,36 @@ final class EndToEnd {
         }
     }
 
+    private static JsonPrimitive generation(JsonObject generator) {
+        return generator.getAsJsonObject("metadata").getAsJsonPrimitive("generation");
+    }
+
+    /** Replaces {@code object.field} by a mark when it is {@code generation} (as a number or a string). */
+    private static void sameGeneration(JsonObject object, String field, JsonPrimitive generation) {
+        if (object.has(field) && object.get(field).getAsString().equals(generation.getAsString())) {
+            object.addProperty(field, "the generator's generation");
+        }
+    }
+
     private void print(List<Result> results) {
         Table times = new Table(String.format("Scenario 7 — end to end: the sample's ConfigMapGenerator reconciler on "
                 + "the real control plane (a fresh application JVM per run, %s; 2 ConfigMaps per generator)",
-                String.join(" ", StartupTime.CHILD_FLAGS)),
+                String.join(" ", concat(StartupTime.CHILD_FLAGS, SampleAppProcess.extraJvmFlags()))),
                 "N", "launch", "concurrency", "process start → caches synced", "→ ready", "start → all reconciled",
                 "ready → all reconciled", "floor", "÷ floor", "spec change of all N → converged", "floor",
-                "÷ floor");
+                "÷ floor", "warm spec change (median)", "floor", "÷ floor (median of pairs)", "floor watching",
+                "÷ floor watching");
         for (Result r : results) {
             times.row(String.format("%,d", r.n()), r.launch(), r.concurrency() + " (default)", ms(r.cachesSynced()),
                     ms(r.synced()), ms(r.allReconciled()),
                     ms(r.syncedToReconciled()), ms(r.floorNew()), Table.ratio(r.syncedToReconciled(), r.floorNew()),
                     ms(r.specConverged()) + " (patches " + ms(r.userPatches()) + ")", ms(r.floorSpec()),
-                    Table.ratio(r.specConverged(), r.floorSpec()));
+                    Table.ratio(r.specConverged(), r.floorSpec()), ms(r.warmMedian(w -> w.application().millis())),
+                    ms(r.warmMedian(w -> w.floor().millis())), String.format("%.2f× (%s)",
+                            r.warmMedian(WarmRound::ratio), r.warm().stream()
+                                    .map(w -> String.format("%.2f", w.ratio())).collect(Collectors.joining(", "))),
+                    ms(r.warmMedian(w -> w.floorWatching().millis())),
+                    String.format("%.2f×", r.warmMedian(w -> w.application().millis() / w.floorWatching().millis())));
         }
         times.note(String.format("concurrency: what the application reported on /actuator/watchkeeper, its default "
                 + "(ReconcilerSettings.DEFAULT_CONCURRENCY in the harness's build: %d; no property set)",
@@ -261,9 +364,35 @@ final class EndToEnd {
                 + "concurrency, objects known from a list made before its clock starts; ÷ floor = synced → all "
                 + "reconciled ÷ floor (ready: reconcilers start when run() returns). Spec change: %d user threads patch spec.content of all N, the clock starts "
                 + "at the first patch; the floor sends the 2 applies and the status PUT for each generator the "
-                + "moment its user patch returns. The harness watches the floor's namespace during the floor's run as it watches the application's (the server serves those two watches in both). The harness checks that the floor's generator and ConfigMap come "
+                + "moment its user patch returns. Warm spec change: " + (SPEC_ROUNDS - 1) + " more spec changes of all N "
+                + "after the first, each the application's and then the floor's (pairs, so both meet the machine as "
+                + "it is then), the application's JVM warmed by the rounds before; medians of the times and of the "
+                + "pairs' ratios, each pair's ratio in brackets. Floor watching: the floor again in each warm round "
+                + "(before the plain floor), with two more watches of its namespace open as a controller's are, so "
+                + "the API server sends each write's event to one more watcher. The harness watches the floor's namespace during the floor's run as it watches the application's (the server serves those two watches in both). The harness checks that the floor's generator and ConfigMap come "
                 + "out as the reconciler's", USER_THREADS));
         times.print();
+
+        Table cpu = new Table("Scenario 7 — end to end: CPU per generator, the controller's and the control plane's",
+                "N", "launch", "phase", "application", "control plane", "floor's process", "control plane (floor)");
+        for (Result r : results) {
+            cpuRow(cpu, r, "new generators", r.cpuNew(), r.floorCpuNew());
+            cpuRow(cpu, r, "spec change", r.cpuSpec(), r.floorCpuSpec());
+            cpu.row(String.format("%,d", r.n()), r.launch(), "warm spec change (median)",
+                    perGenerator(r, r.warmMedian(w -> w.application().cpu().controllerNanos())),
+                    perGenerator(r, r.warmMedian(w -> w.application().cpu().controlPlaneNanos())),
+                    perGenerator(r, r.warmMedian(w -> w.floor().cpu().controllerNanos())),
+                    perGenerator(r, r.warmMedian(w -> w.floor().cpu().controlPlaneNanos())));
+            cpu.row(String.format("%,d", r.n()), r.launch(), "warm spec change, the floor watching (median)", "–",
+                    "–", perGenerator(r, r.warmMedian(w -> w.floorWatching().cpu().controllerNanos())),
+                    perGenerator(r, r.warmMedian(w -> w.floorWatching().cpu().controlPlaneNanos())));
+        }
+        cpu.note("CPU time the operating system charged to each process from the phase's start to its last "
+                + "generator converged (the application: from ready), ÷ N. application = the sample's JVM; floor's "
+                + "process = the harness's JVM while it is the floor (its own watches of the namespace included); "
+                + "control plane = kube-apiserver, etcd and kube-controller-manager. They share the machine's cores: "
+                + "what the controller spends, the API server cannot");
+        cpu.print();
 
         Table costs = new Table("Scenario 7 — end to end: reconciles, requests and heap per generator",
                 "N", "concurrency", "reconciles / new generator", "reconciles / spec change",
@@ -309,6 +438,10 @@ final class EndToEnd {
                     r.label(), String.format("%.2f×", newRatio), verdict(newRatio <= GOAL_FLOOR_RATIO));
             goals.row("spec change → converged ≤ " + GOAL_FLOOR_RATIO + "× the floor", r.label(),
                     String.format("%.2f×", specRatio), verdict(specRatio <= GOAL_FLOOR_RATIO));
+            double warmRatio = r.warmMedian(WarmRound::ratio);
+            goals.row("warm spec change → converged ≤ " + GOAL_FLOOR_RATIO + "× the floor (median of "
+                    + r.warm().size() + " pairs)", r.label(), String.format("%.2f×", warmRatio),
+                    verdict(warmRatio <= GOAL_FLOOR_RATIO));
             goals.row("reconciles per new generator ≤ " + (int) GOAL_RECONCILES_PER_NEW, r.label(),
                     String.format("%.2f", r.reconcilesNew()), verdict(r.reconcilesNew() <= GOAL_RECONCILES_PER_NEW));
             double conflicts = r.requestsNew().withCode(409) + r.requestsSpec().withCode(409);
@@ -319,6 +452,24 @@ final class EndToEnd {
         }
         goals.note("one run per row, on a shared machine: times are single measurements, not medians");
         goals.print();
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+        List<String> both = new ArrayList<>(first);
+        both.addAll(second);
+        return both;
+    }
+
+    private static String perGenerator(Result r, double nanos) {
+        return String.format("%.2f ms", nanos / 1e6 / r.n());
+    }
+
+    private static void cpuRow(Table table, Result r, String phase, CpuTime application, CpuTime floor) {
+        table.row(String.format("%,d", r.n()), r.launch(), phase,
+                String.format("%.2f ms", application.controllerMillisPer(r.n())),
+                String.format("%.2f ms", application.controlPlaneMillisPer(r.n())),
+                String.format("%.2f ms", floor.controllerMillisPer(r.n())),
+                String.format("%.2f ms", floor.controlPlaneMillisPer(r.n())));
     }
 
     /** The heap per generator between this size and the other size launched the same way. */
@@ -342,7 +493,15 @@ final class EndToEnd {
             double allReconciled,
             double syncedToReconciled, double floorNew, double userPatches, double specConverged, double floorSpec,
             double reconcilesNew, double reconcilesSpec, RequestCounts requestsNew, RequestCounts requestsSpec,
-            long heap, String startedLine) {
+            long heap, String startedLine, CpuTime cpuNew, CpuTime cpuSpec, CpuTime floorCpuNew,
+            CpuTime floorCpuSpec, List<WarmRound> warm) {
+
+        /** The median over the warm rounds of {@code value}. */
+        double warmMedian(java.util.function.ToDoubleFunction<WarmRound> value) {
+            Stats stats = new Stats();
+            warm.forEach(round -> stats.add(value.applyAsDouble(round)));
+            return stats.median();
+        }
 
         String label() {
             return launch + ", " + concurrency + " (default)";
@@ -367,6 +526,11 @@ final class EndToEnd {
             RequestCounts requestsSpec;
             long heap;
             String startedLine;
+            CpuTime cpuNew;
+            CpuTime cpuSpec;
+            CpuTime floorCpuNew;
+            CpuTime floorCpuSpec;
+            final List<WarmRound> warm = new ArrayList<>();
 
             Builder(int n, String launch) {
                 this.n = n;
@@ -376,7 +540,7 @@ final class EndToEnd {
             Result build() {
                 return new Result(n, launch, concurrency, cachesSynced, synced, allReconciled, syncedToReconciled,
                         floorNew, userPatches, specConverged, floorSpec, reconcilesNew, reconcilesSpec, requestsNew,
-                        requestsSpec, heap, startedLine);
+                        requestsSpec, heap, startedLine, cpuNew, cpuSpec, floorCpuNew, floorCpuSpec, List.copyOf(warm));
             }
         }
     }

@@ -167,7 +167,8 @@ public final class Main {
      * {@code -Dbench.endtoend.sizes=200,2000}). The sample is found as {@code sample-app/} next to
      * {@code benchmarks/} ({@code -Dbench.sample.dir=…}); without its jar or the control plane it says so and skips.
      * {@code -Dbench.endtoend.jfr=DIR}: each application JVM records a JFR profile into DIR (for profiling only:
-     * recording costs the application CPU).
+     * recording costs the application CPU). {@code -Dbench.endtoend.jvm-flags="…"}: flags added to each application
+     * JVM's.
      */
     private static void endToEnd(boolean quick) throws Exception {
         Path repository = Path.of(Main.class.getProtectionDomain().getCodeSource().getLocation().toURI()).getParent()

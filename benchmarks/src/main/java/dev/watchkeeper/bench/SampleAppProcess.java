@@ -28,6 +28,8 @@ final class SampleAppProcess implements AutoCloseable {
 
     /** A directory: when set, each application JVM records a JFR profile there, named after its namespace. */
     static final String RECORDINGS_PROPERTY = "bench.endtoend.jfr";
+    /** Flags added to each application JVM's, separated by spaces (e.g. to try a JIT setting). */
+    static final String JVM_FLAGS_PROPERTY = "bench.endtoend.jvm-flags";
 
     private static final Pattern CACHES_SYNCED = Pattern.compile(
             "watchkeeper caches synced: .*\\(process running for ([0-9.]+) s\\)");
@@ -66,6 +68,7 @@ final class SampleAppProcess implements AutoCloseable {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString()));
         command.addAll(StartupTime.CHILD_FLAGS);
+        command.addAll(extraJvmFlags());
         command.addAll(jvmFlags);
         String recordings = System.getProperty(RECORDINGS_PROPERTY);
         if (recordings != null) {
@@ -80,6 +83,12 @@ final class SampleAppProcess implements AutoCloseable {
         builder.environment().put("KUBECONFIG", kubeconfig.toString());
         long startedAt = System.nanoTime();
         return new SampleAppProcess(builder.start(), port, log, startedAt);
+    }
+
+    /** The flags of {@value #JVM_FLAGS_PROPERTY}, none when it is not set. */
+    static List<String> extraJvmFlags() {
+        String flags = System.getProperty(JVM_FLAGS_PROPERTY, "").trim();
+        return flags.isEmpty() ? List.of() : List.of(flags.split("\\s+"));
     }
 
     long startedAt() {
