@@ -450,7 +450,8 @@ final class EndToEnd {
             goals.row("process start → caches synced ≤ " + ms(GOAL_SYNCED_MILLIS), r.label(),
                     ms(r.cachesSynced()), verdict(r.cachesSynced() <= GOAL_SYNCED_MILLIS));
         }
-        goals.note("one run per row, on a shared machine: times are single measurements, not medians");
+        goals.note("one run per row, on a shared machine: the first phases' times are single measurements, not "
+                + "medians; the warm row is the median of its pairs' ratios");
         goals.print();
     }
 
