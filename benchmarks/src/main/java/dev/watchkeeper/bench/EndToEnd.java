@@ -158,6 +158,14 @@ final class EndToEnd {
                     result.floorCpuSpec = floorFirst.cpu;
                     Progress.say("  N=%,d %s floor: new %,.0f ms, spec change %,.0f ms", n, label, result.floorNew,
                             result.floorSpec);
+                    String freshNamespace = "fresh-" + n + "-" + label;
+                    api.createGenerators(freshNamespace, n, USER_THREADS);
+                    CpuTime planeBefore = CpuTime.of(harness);
+                    long[] fresh = FloorChild.run(plane.kubeconfig(), freshNamespace, result.concurrency);
+                    result.floorFreshNew = fresh[0] / 1e6;
+                    result.floorFreshCpu = new CpuTime(fresh[1], CpuTime.of(harness).since(planeBefore)
+                            .controlPlaneNanos());
+                    Progress.say("  N=%,d %s floor in a fresh JVM: new %,.0f ms", n, label, result.floorFreshNew);
                     for (int round = 2; round <= SPEC_ROUNDS; round++) {
                         Round ours = specChange(api, convergence, process, namespace, names, round);
                         app.awaitIdle(GeneratorApi.RECONCILER, Duration.ofSeconds(1), CONVERGE_TIMEOUT);
@@ -328,13 +336,15 @@ final class EndToEnd {
                 + "the real control plane (a fresh application JVM per run, %s; 2 ConfigMaps per generator)",
                 String.join(" ", concat(StartupTime.CHILD_FLAGS, SampleAppProcess.extraJvmFlags()))),
                 "N", "launch", "concurrency", "process start → caches synced", "→ ready", "start → all reconciled",
-                "ready → all reconciled", "floor", "÷ floor", "spec change of all N → converged", "floor",
+                "ready → all reconciled", "floor", "÷ floor", "floor in a fresh JVM", "÷ that floor",
+                "spec change of all N → converged", "floor",
                 "÷ floor", "warm spec change (median)", "floor", "÷ floor (median of pairs)", "floor watching",
                 "÷ floor watching");
         for (Result r : results) {
             times.row(String.format("%,d", r.n()), r.launch(), r.concurrency() + " (default)", ms(r.cachesSynced()),
                     ms(r.synced()), ms(r.allReconciled()),
                     ms(r.syncedToReconciled()), ms(r.floorNew()), Table.ratio(r.syncedToReconciled(), r.floorNew()),
+                    ms(r.floorFreshNew()), Table.ratio(r.syncedToReconciled(), r.floorFreshNew()),
                     ms(r.specConverged()) + " (patches " + ms(r.userPatches()) + ")", ms(r.floorSpec()),
                     Table.ratio(r.specConverged(), r.floorSpec()), ms(r.warmMedian(w -> w.application().millis())),
                     ms(r.warmMedian(w -> w.floor().millis())), String.format("%.2f× (%s)",
@@ -367,7 +377,10 @@ final class EndToEnd {
                 + "moment its user patch returns. Warm spec change: " + (SPEC_ROUNDS - 1) + " more spec changes of all N "
                 + "after the first, each the application's and then the floor's (pairs, so both meet the machine as "
                 + "it is then), the application's JVM warmed by the rounds before; medians of the times and of the "
-                + "pairs' ratios, each pair's ratio in brackets. Floor watching: the floor again in each warm round "
+                + "pairs' ratios, each pair's ratio in brackets. Floor in a fresh JVM: the floor's new "
+                + "generators (N more, in a namespace of their own) sent from a JVM started for it with the "
+                + "application's flags, which lists them first; the time from its first write to its last answer, so "
+                + "it pays the JIT's start as the application does, not the JVM's start-up. Floor watching: the floor again in each warm round "
                 + "(before the plain floor), with two more watches of its namespace open as a controller's are, so "
                 + "the API server sends each write's event to one more watcher. The harness watches the floor's namespace during the floor's run as it watches the application's (the server serves those two watches in both). The harness checks that the floor's generator and ConfigMap come "
                 + "out as the reconciler's", USER_THREADS));
@@ -377,6 +390,9 @@ final class EndToEnd {
                 "N", "launch", "phase", "application", "control plane", "floor's process", "control plane (floor)");
         for (Result r : results) {
             cpuRow(cpu, r, "new generators", r.cpuNew(), r.floorCpuNew());
+            cpu.row(String.format("%,d", r.n()), r.launch(), "new generators, the floor in a fresh JVM", "–", "–",
+                    perGenerator(r, r.floorFreshCpu().controllerNanos()),
+                    perGenerator(r, r.floorFreshCpu().controlPlaneNanos()));
             cpuRow(cpu, r, "spec change", r.cpuSpec(), r.floorCpuSpec());
             cpu.row(String.format("%,d", r.n()), r.launch(), "warm spec change (median)",
                     perGenerator(r, r.warmMedian(w -> w.application().cpu().controllerNanos())),
@@ -495,7 +511,7 @@ final class EndToEnd {
             double syncedToReconciled, double floorNew, double userPatches, double specConverged, double floorSpec,
             double reconcilesNew, double reconcilesSpec, RequestCounts requestsNew, RequestCounts requestsSpec,
             long heap, String startedLine, CpuTime cpuNew, CpuTime cpuSpec, CpuTime floorCpuNew,
-            CpuTime floorCpuSpec, List<WarmRound> warm) {
+            CpuTime floorCpuSpec, List<WarmRound> warm, double floorFreshNew, CpuTime floorFreshCpu) {
 
         /** The median over the warm rounds of {@code value}. */
         double warmMedian(java.util.function.ToDoubleFunction<WarmRound> value) {
@@ -532,6 +548,8 @@ final class EndToEnd {
             CpuTime floorCpuNew;
             CpuTime floorCpuSpec;
             final List<WarmRound> warm = new ArrayList<>();
+            double floorFreshNew;
+            CpuTime floorFreshCpu;
 
             Builder(int n, String launch) {
                 this.n = n;
@@ -541,7 +559,8 @@ final class EndToEnd {
             Result build() {
                 return new Result(n, launch, concurrency, cachesSynced, synced, allReconciled, syncedToReconciled,
                         floorNew, userPatches, specConverged, floorSpec, reconcilesNew, reconcilesSpec, requestsNew,
-                        requestsSpec, heap, startedLine, cpuNew, cpuSpec, floorCpuNew, floorCpuSpec, List.copyOf(warm));
+                        requestsSpec, heap, startedLine, cpuNew, cpuSpec, floorCpuNew, floorCpuSpec, List.copyOf(warm),
+                        floorFreshNew, floorFreshCpu);
             }
         }
     }

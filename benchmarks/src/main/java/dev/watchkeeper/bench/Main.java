@@ -46,6 +46,10 @@ public final class Main {
             ShardChild.main(rest.subList(1, rest.size()));
             return;
         }
+        if (command.equals("floor-child")) {
+            FloorChild.main(rest.subList(1, rest.size()));
+            System.exit(0);
+        }
         if (command.equals("startup-child")) {
             dev.watchkeeper.bench.startup.StartupChild.main(rest.subList(1, rest.size()));
             return;

@@ -4,16 +4,12 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.watchkeeper.bench.startup.StartupChild;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Scenario 5: a Spring Boot application with ten {@code @Reconciler} beans, each watching the ConfigMaps of its own
@@ -146,25 +142,6 @@ final class StartupTime {
                 impl, Integer.toString(objectsPerWatcher)));
         ProcessBuilder builder = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT);
         builder.environment().put("KUBECONFIG", kubeconfig.toString());
-        Process process = builder.start();
-        long[] result = null;
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = out.readLine()) != null) {
-                if (line.startsWith("RESULT ")) {
-                    String[] parts = line.split(" ");
-                    result = new long[] {Long.parseLong(parts[1]), Long.parseLong(parts[2]), Long.parseLong(parts[3]),
-                            Long.parseLong(parts[4])};
-                }
-            }
-        }
-        if (!process.waitFor(2, TimeUnit.MINUTES)) {
-            process.destroyForcibly();
-        }
-        if (result == null) {
-            throw new IllegalStateException("the " + impl + " start-up JVM gave no result: exit " + process.exitValue());
-        }
-        return result;
+        return ChildResult.read(builder.start(), "the " + impl + " start-up JVM");
     }
 }
