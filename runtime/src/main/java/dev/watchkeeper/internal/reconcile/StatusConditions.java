@@ -20,8 +20,8 @@ import java.util.function.Consumer;
 
 /**
  * Edits {@code status.conditions} and {@code status.observedGeneration} of any object through its JSON form, as
- * client-java serializes it: object → JSON → edit → an object of the same class. So one path serves client-java
- * models, custom classes (with a {@code List<V1Condition>} or a class of their own shaped like it) and
+ * client-java serializes it: JSON → edit → through the object's class → the JSON to write. So one path serves
+ * client-java models, custom classes (with a {@code List<V1Condition>} or a class of their own shaped like it) and
  * {@link DynamicKubernetesObject}s. A model class keeps only what it has fields for: which of the three fields it
  * can hold is found once per class by a trial round trip ({@link Shape}), and what it cannot hold is not written.
  */
