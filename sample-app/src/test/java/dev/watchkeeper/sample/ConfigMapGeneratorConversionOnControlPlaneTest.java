@@ -19,10 +19,6 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -56,7 +52,7 @@ class ConfigMapGeneratorConversionOnControlPlaneTest {
 
     static final String NAME = "sample-conversion-test";
     static final String CRD = ConfigMapGenerator.PLURAL + "." + ConfigMapGenerator.GROUP;
-    static final int PORT = freePort();
+    static final int PORT = LoopbackWebhooks.freePort();
     static final Duration WAIT = Duration.ofSeconds(60);
     static KubeControlPlane plane;
     static String namespace;
@@ -72,14 +68,12 @@ class ConfigMapGeneratorConversionOnControlPlaneTest {
     static void installCrd(KubeControlPlane controlPlane, TestNamespace testNamespace) {
         plane = controlPlane;
         namespace = testNamespace.name();
-        plane.kubectl("apply", "-f", Path.of("deploy", "01-crd.yaml").toAbsolutePath().toString());
+        LoopbackWebhooks.installCrd(plane);
     }
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("sample.namespace", () -> namespace);
-        registry.add("watchkeeper.webhooks.port", () -> PORT);
-        registry.add("watchkeeper.webhooks.url", () -> "https://127.0.0.1:" + PORT);
+        LoopbackWebhooks.register(registry, () -> namespace, PORT);
     }
 
     @AfterAll
@@ -189,13 +183,5 @@ class ConfigMapGeneratorConversionOnControlPlaneTest {
         return JsonParser.parseString("{\"apiVersion\":\"" + apiVersion + "\",\"kind\":\"" + ConfigMapGenerator.KIND
                 + "\",\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"" + namespace + "\"},\"spec\":" + spec
                 + "}").getAsJsonObject();
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -14,8 +14,6 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -46,7 +44,7 @@ import org.springframework.test.context.DynamicPropertySource;
 class GeneratorNameWebhookOnControlPlaneTest {
 
     static final String NAME = "sample-webhook-test";
-    static final int PORT = freePort();
+    static final int PORT = LoopbackWebhooks.freePort();
     static KubeControlPlane plane;
     static String namespace;
 
@@ -54,14 +52,12 @@ class GeneratorNameWebhookOnControlPlaneTest {
     static void installCrd(KubeControlPlane controlPlane, TestNamespace testNamespace) {
         plane = controlPlane;
         namespace = testNamespace.name();
-        plane.kubectl("apply", "-f", Path.of("deploy", "01-crd.yaml").toAbsolutePath().toString());
+        LoopbackWebhooks.installCrd(plane);
     }
 
     @DynamicPropertySource
     static void properties(DynamicPropertyRegistry registry) {
-        registry.add("sample.namespace", () -> namespace);
-        registry.add("watchkeeper.webhooks.port", () -> PORT);
-        registry.add("watchkeeper.webhooks.url", () -> "https://127.0.0.1:" + PORT);
+        LoopbackWebhooks.register(registry, () -> namespace, PORT);
     }
 
     @AfterAll
@@ -95,14 +91,6 @@ class GeneratorNameWebhookOnControlPlaneTest {
             return plane.kubectl("apply", "-f", manifest.toString());
         } finally {
             Files.delete(manifest);
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }
