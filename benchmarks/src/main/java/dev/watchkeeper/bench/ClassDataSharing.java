@@ -13,22 +13,26 @@ import java.util.concurrent.TimeUnit;
  * {@code java -Djarmode=tools -jar … extract}, one training run that stops once the context is refreshed
  * ({@code -Dspring.context.exit=onRefresh}) and writes the classes it loaded to an archive
  * ({@code -XX:ArchiveClassesAtExit}), then every run with {@code -XX:SharedArchiveFile}. The training run talks to
- * the same API server, so the classes of the watchers' first list are in the archive too.
+ * the same API server, so the classes of the watchers' first list are in the archive too. With Spring AOT
+ * ({@code -Dspring.aot.enabled=true}, the sample's build runs {@code process-aot}) the training run and every run
+ * use the generated bean definitions, as Boot documents for the two together.
  *
  * @param jar      the extracted application jar to launch
  * @param jvmFlags the flags that use the archive
  */
 record ClassDataSharing(Path jar, List<String> jvmFlags) {
 
-    /** Extracts {@code bootJar} into {@code dir} and trains the archive there, with the cluster profile. */
-    static ClassDataSharing prepare(Path bootJar, Path kubeconfig, String namespace, Path dir) throws Exception {
-        Path extracted = dir.resolve("extracted");
-        run(List.of(java(), "-Djarmode=tools", "-jar", bootJar.toString(), "extract", "--destination",
-                extracted.toString()), null, dir.resolve("extract.log"));
-        Path jar = extracted.resolve(bootJar.getFileName());
+    /**
+     * Extracts {@code bootJar} into {@code dir} and trains the archive there, with the cluster profile;
+     * {@code jvmFlags} go to the training run and to every run (e.g. AOT mode).
+     */
+    static ClassDataSharing prepare(Path bootJar, Path kubeconfig, String namespace, Path dir, List<String> jvmFlags)
+            throws Exception {
+        Path jar = extract(bootJar, dir);
         Path archive = dir.resolve("application.jsa");
         List<String> training = new ArrayList<>(List.of(java()));
         training.addAll(StartupTime.CHILD_FLAGS);
+        training.addAll(jvmFlags);
         training.addAll(List.of("-XX:ArchiveClassesAtExit=" + archive, "-Dspring.context.exit=onRefresh",
                 "-jar", jar.toString(), "--spring.profiles.active=cluster", "--server.port=0",
                 "--sample.namespace=" + namespace));
@@ -37,7 +41,17 @@ record ClassDataSharing(Path jar, List<String> jvmFlags) {
             throw new IllegalStateException("the training run wrote no archive " + archive + "; its log: "
                     + dir.resolve("training.log"));
         }
-        return new ClassDataSharing(jar, List.of("-XX:SharedArchiveFile=" + archive));
+        List<String> flags = new ArrayList<>(jvmFlags);
+        flags.add("-XX:SharedArchiveFile=" + archive);
+        return new ClassDataSharing(jar, List.copyOf(flags));
+    }
+
+    /** {@code java -Djarmode=tools -jar bootJar extract} into {@code dir/extracted}; the jar to launch there. */
+    static Path extract(Path bootJar, Path dir) throws Exception {
+        Path extracted = dir.resolve("extracted");
+        run(List.of(java(), "-Djarmode=tools", "-jar", bootJar.toString(), "extract", "--destination",
+                extracted.toString()), null, dir.resolve("extract.log"));
+        return extracted.resolve(bootJar.getFileName());
     }
 
     private static String java() {

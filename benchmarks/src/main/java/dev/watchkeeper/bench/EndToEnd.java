@@ -39,6 +39,10 @@ final class EndToEnd {
      * started; the others, each paired with the floor's, find it warmed up by the ones before.
      */
     private static final int SPEC_ROUNDS = 5;
+    /** Spring AOT's generated bean definitions instead of configuration classes parsed at start-up. */
+    private static final String AOT_MODE = "-Dspring.aot.enabled=true";
+    /** The launches to run, by label: {@code jar}, {@code cds}, {@code aot}, {@code aotcache}. */
+    static final String LAUNCHES_PROPERTY = "bench.endtoend.launches";
     private static final Duration CONVERGE_TIMEOUT = Duration.ofMinutes(10);
     private static final String CRD = "configmapgenerators." + GeneratorApi.GROUP;
 
@@ -71,25 +75,56 @@ final class EndToEnd {
         GeneratorApi api = new GeneratorApi(plane.apiClient());
         awaitGarbageCollectorWatching(api);
         Path logs = Files.createTempDirectory("watchkeeper-endtoend-");
-        Progress.say("scenario 7: sizes %s; the sample's reconciler at its default concurrency, launched with java -jar"
-                + " and with class data sharing; application logs in %s", sizes, logs);
-        plane.kubectl("create", "namespace", "e2e-training");
-        ClassDataSharing cds = ClassDataSharing.prepare(sampleJar, plane.kubeconfig(), "e2e-training",
-                Files.createDirectories(logs.resolve("cds")));
+        Progress.say("scenario 7: sizes %s; the sample's reconciler at its default concurrency, launched as %s"
+                + " (-D%s); application logs in %s", sizes, System.getProperty(LAUNCHES_PROPERTY,
+                "jar,cds,aot,aotcache (on Java 25 or later)"), LAUNCHES_PROPERTY, logs);
+        List<Launch> launches = launches(plane, api, logs);
         List<Result> results = new ArrayList<>();
         for (int n : sizes) {
-            results.add(run(plane, api, n, new Launch("java -jar", List.of(), sampleJar), logs));
-            results.add(run(plane, api, n, new Launch("CDS", cds.jvmFlags(), cds.jar()), logs));
+            for (Launch launch : launches) {
+                results.add(run(plane, api, n, launch, logs));
+            }
         }
         print(results);
     }
 
-    /** How the application's JVM is launched: a name for the tables, flags before {@code -jar}, the jar. */
-    private record Launch(String name, List<String> jvmFlags, Path jar) {
-
-        String namespaceLabel() {
-            return name.equals("CDS") ? "cds" : "jar";
+    /**
+     * The launches of {@value #LAUNCHES_PROPERTY} (labels, comma-separated), all by default: the Boot jar as built,
+     * with class data sharing, with Spring AOT and class data sharing, and on Java 25 or later with Spring AOT and the
+     * JDK's ahead-of-time cache. Each archive or cache is trained here.
+     */
+    private List<Launch> launches(KubeControlPlane plane, GeneratorApi api, Path logs) throws Exception {
+        List<String> labels = List.of(System.getProperty(LAUNCHES_PROPERTY, "jar,cds,aot,aotcache").split(","));
+        List<Launch> launches = new ArrayList<>();
+        if (labels.contains("jar")) {
+            launches.add(new Launch("java -jar", "jar", List.of(), sampleJar));
         }
+        if (labels.contains("cds") || labels.contains("aot")) {
+            plane.kubectl("create", "namespace", "e2e-training");
+        }
+        if (labels.contains("cds")) {
+            ClassDataSharing cds = ClassDataSharing.prepare(sampleJar, plane.kubeconfig(), "e2e-training",
+                    Files.createDirectories(logs.resolve("cds")), List.of());
+            launches.add(new Launch("CDS", "cds", cds.jvmFlags(), cds.jar()));
+        }
+        if (labels.contains("aot")) {
+            ClassDataSharing aot = ClassDataSharing.prepare(sampleJar, plane.kubeconfig(), "e2e-training",
+                    Files.createDirectories(logs.resolve("aot")), List.of(AOT_MODE));
+            launches.add(new Launch("AOT + CDS", "aot", aot.jvmFlags(), aot.jar()));
+        }
+        if (labels.contains("aotcache") && AheadOfTimeCache.available()) {
+            AheadOfTimeCache cache = AheadOfTimeCache.prepare(sampleJar, api, plane.kubeconfig(), "e2e-aot-training",
+                    List.of(AOT_MODE), Files.createDirectories(logs.resolve("aotcache")));
+            launches.add(new Launch("AOT cache", "aotcache", cache.jvmFlags(), cache.jar()));
+        }
+        return launches;
+    }
+
+    /**
+     * How the application's JVM is launched: a name for the tables, a label for its namespaces, flags before
+     * {@code -jar}, the jar.
+     */
+    private record Launch(String name, String namespaceLabel, List<String> jvmFlags, Path jar) {
     }
 
     /**
@@ -359,7 +394,12 @@ final class EndToEnd {
         times.note("launch: java -jar = the Boot jar as built; CDS = as Spring Boot documents for start-up: the jar "
                 + "extracted (java -Djarmode=tools -jar … extract), a class data sharing archive from one training run "
                 + "that ends after the context refresh (-XX:ArchiveClassesAtExit, -Dspring.context.exit=onRefresh), "
-                + "then -XX:SharedArchiveFile");
+                + "then -XX:SharedArchiveFile; AOT + CDS = the same with Spring AOT's generated bean definitions "
+                + "(" + AOT_MODE + ") in the training run and in the run, Boot's documented pairing; AOT cache (Java 25 or "
+                + "later) = Spring AOT and the JDK's ahead-of-time cache (-XX:AOTCacheOutput, then -XX:AOTCache) from "
+                + "a training run that reconciles " + AheadOfTimeCache.TRAINING_GENERATORS + " new generators and a "
+                + "spec change of them. The sample's AOT processing has leader election on (as deploy/ runs it), so "
+                + "in the AOT launches the application also takes and renews a Lease");
         times.note("caches synced = the JVM's own uptime in Watchkeeper's 'watchkeeper caches synced' log line, when "
                 + "every watcher's first list was in its store (the JVM's clock starts a few ms after the harness "
                 + "launches it); ready = the harness's clock from just before the launch to the first 200 UP of "

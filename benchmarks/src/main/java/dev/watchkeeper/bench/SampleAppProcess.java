@@ -33,7 +33,9 @@ final class SampleAppProcess implements AutoCloseable {
 
     private static final Pattern CACHES_SYNCED = Pattern.compile(
             "watchkeeper caches synced: .*\\(process running for ([0-9.]+) s\\)");
-    private static final Pattern HEAP_USED = Pattern.compile("garbage-first heap\\s+total \\d+K, used (\\d+)K");
+    /** G1's line: "total 262144K, used …" up to Java 21, "total reserved 262144K, committed …, used …" since. */
+    private static final Pattern HEAP_USED = Pattern.compile(
+            "garbage-first heap\\s+total [^,]*(?:, committed \\d+K)?, used (\\d+)K");
 
     private final Process process;
     private final int port;
@@ -226,8 +228,13 @@ final class SampleAppProcess implements AutoCloseable {
     /** SIGTERM, as Kubernetes stops a pod; forcibly after 30 s. */
     @Override
     public void close() throws InterruptedException {
+        stop(Duration.ofSeconds(30));
+    }
+
+    /** SIGTERM; forcibly when the JVM has not exited within {@code timeout}. */
+    void stop(Duration timeout) throws InterruptedException {
         process.destroy();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
             process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
     }
