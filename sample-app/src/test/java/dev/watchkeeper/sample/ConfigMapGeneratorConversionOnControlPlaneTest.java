@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
+import dev.watchkeeper.autoconfigure.endpoint.WebhooksDescriptor.ConversionDescriptor;
 import dev.watchkeeper.sample.crd.DeployedConversion;
 import dev.watchkeeper.sample.generator.ConfigMapGenerator;
 import dev.watchkeeper.sample.generator.ConfigMapGeneratorReconciler;
@@ -20,11 +22,13 @@ import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Configuration;
@@ -56,6 +60,9 @@ class ConfigMapGeneratorConversionOnControlPlaneTest {
     static final Duration WAIT = Duration.ofSeconds(60);
     static KubeControlPlane plane;
     static String namespace;
+
+    @Autowired
+    WatchkeeperEndpoint endpoint;
 
     /** The sample's reconciler, which reads the stored v1; its multi-version resource brings the conversion. */
     @Configuration(proxyBeanMethods = false)
@@ -143,6 +150,12 @@ class ConfigMapGeneratorConversionOnControlPlaneTest {
     /** What of {@code spec} the field manager {@code watchkeeper} applied: the conversion alone, by default. */
     Set<String> specFieldsTheStarterApplies() {
         return Set.of("f:conversion");
+    }
+
+    @Test
+    void theEndpointListsTheConversion() {
+        assertThat(endpoint.watchkeeper().webhooks().conversions()).containsExactly(new ConversionDescriptor(CRD,
+                "v1", List.of("v1", "v1alpha1"), "/convert"));
     }
 
     @Test

@@ -19,9 +19,7 @@ import org.springframework.lang.Nullable;
 
 /**
  * {@code /actuator/watchkeeper}: every watcher's and reconciler's published state, leader election, sharding, the
- * admission webhooks, one
- * watcher or
- * reconciler by name, and "retry now".
+ * admission webhooks and conversions, one watcher or reconciler by name, and "retry now".
  * Holds no logic: it maps the registry's snapshots to descriptor records. Shows no object contents or credentials.
  */
 @Endpoint(id = "watchkeeper")

@@ -151,6 +151,11 @@ public final class WebhookService implements AutoCloseable {
         return webhooks.stream().map(DeclaredWebhook::definition).toList();
     }
 
+    /** The multi-version resources whose ConversionReviews it answers, at {@link WebhookClientConfig#CONVERSION_PATH}. */
+    public List<ResourceVersions> conversions() {
+        return conversions;
+    }
+
     /** The port the server listens on; only once started. */
     public int port() {
         return server.port();
