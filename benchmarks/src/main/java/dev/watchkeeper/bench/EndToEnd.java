@@ -395,8 +395,8 @@ final class EndToEnd {
                 + "extracted (java -Djarmode=tools -jar … extract), a class data sharing archive from one training run "
                 + "that ends after the context refresh (-XX:ArchiveClassesAtExit, -Dspring.context.exit=onRefresh), "
                 + "then -XX:SharedArchiveFile; AOT + CDS = the same with Spring AOT's generated bean definitions "
-                + "(" + AOT_MODE + ") in the training run and in the run, Boot's documented pairing; AOT cache (Java 25 or "
-                + "later) = Spring AOT and the JDK's ahead-of-time cache (-XX:AOTCacheOutput, then -XX:AOTCache) from "
+                + "(" + AOT_MODE + ") in the training run and in the run, Boot's documented pairing; AOT cache (Java 25 "
+                + "or later) = Spring AOT and the JDK's ahead-of-time cache (-XX:AOTCacheOutput, then -XX:AOTCache) from "
                 + "a training run that reconciles " + AheadOfTimeCache.TRAINING_GENERATORS + " new generators and a "
                 + "spec change of them. The sample's AOT processing has leader election on (as deploy/ runs it), so "
                 + "in the AOT launches the application also takes and renews a Lease");

@@ -151,7 +151,7 @@ public final class WebhookService implements AutoCloseable {
         return webhooks.stream().map(DeclaredWebhook::definition).toList();
     }
 
-    /** The multi-version resources whose ConversionReviews it answers, at {@link WebhookClientConfig#CONVERSION_PATH}. */
+    /** The multi-version resources whose ConversionReviews it answers ({@link WebhookClientConfig#CONVERSION_PATH}). */
     public List<ResourceVersions> conversions() {
         return conversions;
     }

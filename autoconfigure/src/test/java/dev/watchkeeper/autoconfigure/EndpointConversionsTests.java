@@ -1,18 +1,18 @@
-package dev.watchkeeper.autoconfigure.endpoint;
+package dev.watchkeeper.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.watchkeeper.annotation.KubernetesResource;
+import dev.watchkeeper.autoconfigure.CrdsAutoConfigurationTests.Dial;
+import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
+import dev.watchkeeper.autoconfigure.endpoint.WebhooksDescriptor;
 import dev.watchkeeper.autoconfigure.endpoint.WebhooksDescriptor.ConversionDescriptor;
+import dev.watchkeeper.internal.registry.RegistryServices;
+import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.internal.webhook.ResourceVersions;
 import dev.watchkeeper.internal.webhook.SecretCertificates;
 import dev.watchkeeper.internal.webhook.WebhookService;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
-import dev.watchkeeper.webhook.Convertible;
-import dev.watchkeeper.webhook.StorageVersion;
-import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.util.List;
@@ -20,8 +20,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.junit.jupiter.api.Test;
 
-/** The endpoint's {@code webhooks} entry lists the conversions the webhook server answers, not only its webhooks. */
-class WebhooksDescriptorTests {
+/** {@code /actuator/watchkeeper}'s {@code webhooks} lists the conversions the webhook server answers. */
+class EndpointConversionsTests {
 
     @Test
     void aServerThatOnlyConvertsListsEachResourceItConverts() throws Exception {
@@ -35,7 +35,8 @@ class WebhooksDescriptorTests {
                     null, null, new InetSocketAddress("127.0.0.1", 0), executor, Clock.systemUTC())) {
                 service.start();
 
-                WebhooksDescriptor described = WebhooksDescriptor.of(service);
+                WebhooksDescriptor described = new WatchkeeperEndpoint(new WatchkeeperRegistry(
+                        RegistryServices.of(client)), null, null, () -> service).watchkeeper().webhooks();
 
                 assertThat(described.webhooks()).isEmpty();
                 assertThat(described.conversions()).containsExactly(new ConversionDescriptor(
@@ -44,50 +45,6 @@ class WebhooksDescriptorTests {
             }
         } finally {
             executor.shutdownNow();
-        }
-    }
-
-    @KubernetesResource(group = "test.watchkeeper.dev", version = "v2", plural = "dials")
-    @StorageVersion(otherVersions = DialV1.class)
-    public static class Dial extends Base {
-        public int degrees;
-    }
-
-    @KubernetesResource(group = "test.watchkeeper.dev", version = "v1", plural = "dials", kind = "Dial")
-    public static class DialV1 extends Base implements Convertible<Dial> {
-        public int degrees;
-
-        @Override
-        public Dial toHub() {
-            Dial hub = new Dial();
-            hub.degrees = degrees;
-            return hub;
-        }
-
-        @Override
-        public void fromHub(Dial hub) {
-            degrees = hub.degrees;
-        }
-    }
-
-    public static class Base implements KubernetesObject {
-        public String apiVersion;
-        public String kind;
-        public V1ObjectMeta metadata;
-
-        @Override
-        public V1ObjectMeta getMetadata() {
-            return metadata;
-        }
-
-        @Override
-        public String getApiVersion() {
-            return apiVersion;
-        }
-
-        @Override
-        public String getKind() {
-            return kind;
         }
     }
 }
