@@ -1,6 +1,5 @@
 package dev.watchkeeper.bench;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,12 +49,6 @@ record AheadOfTimeCache(Path jar, List<String> jvmFlags) {
                 app.stop(TIMEOUT);
             }
         }
-        if (!Files.isRegularFile(cache)) {
-            throw new IllegalStateException("the training run wrote no cache " + cache + "; its log: "
-                    + dir.resolve("training.log"));
-        }
-        List<String> flags = new ArrayList<>(jvmFlags);
-        flags.add("-XX:AOTCache=" + cache);
-        return new AheadOfTimeCache(jar, List.copyOf(flags));
+        return new AheadOfTimeCache(jar, ClassDataSharing.trainedFlags(jvmFlags, cache, "-XX:AOTCache=", dir));
     }
 }

@@ -37,13 +37,21 @@ record ClassDataSharing(Path jar, List<String> jvmFlags) {
                 "-jar", jar.toString(), "--spring.profiles.active=cluster", "--server.port=0",
                 "--sample.namespace=" + namespace));
         run(training, kubeconfig, dir.resolve("training.log"));
-        if (!Files.isRegularFile(archive)) {
-            throw new IllegalStateException("the training run wrote no archive " + archive + "; its log: "
+        return new ClassDataSharing(jar, trainedFlags(jvmFlags, archive, "-XX:SharedArchiveFile=", dir));
+    }
+
+    /**
+     * {@code jvmFlags} and {@code useFlag} naming {@code trained}, the file a training run in {@code dir} wrote;
+     * fails with the training log's path when it wrote none.
+     */
+    static List<String> trainedFlags(List<String> jvmFlags, Path trained, String useFlag, Path dir) {
+        if (!Files.isRegularFile(trained)) {
+            throw new IllegalStateException("the training run wrote no " + trained + "; its log: "
                     + dir.resolve("training.log"));
         }
         List<String> flags = new ArrayList<>(jvmFlags);
-        flags.add("-XX:SharedArchiveFile=" + archive);
-        return new ClassDataSharing(jar, List.copyOf(flags));
+        flags.add(useFlag + trained);
+        return List.copyOf(flags);
     }
 
     /** {@code java -Djarmode=tools -jar bootJar extract} into {@code dir/extracted}; the jar to launch there. */
