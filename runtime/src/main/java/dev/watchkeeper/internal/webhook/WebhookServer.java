@@ -90,8 +90,15 @@ public final class WebhookServer implements AutoCloseable {
         server.stop(0);
     }
 
+    /**
+     * Answers one request, always after reading its body: the JDK's server reads a body left unread after the answer
+     * on its own, and over TLS that read can take the client's next request off the socket with it and leave it
+     * undecrypted, unanswered, until the idle connection is closed (the client sees a connection closed with no
+     * answer).
+     */
     private void exchange(HttpExchange exchange) throws IOException {
         try {
+            byte[] body = read(exchange.getRequestBody());
             Endpoint endpoint = endpoints.get(exchange.getRequestURI().getPath());
             if (endpoint == null) {
                 reply(exchange, 404, "text/plain", "no webhook at " + exchange.getRequestURI().getPath());
@@ -101,7 +108,6 @@ public final class WebhookServer implements AutoCloseable {
                 reply(exchange, 405, "text/plain", "a webhook takes POST of a review");
                 return;
             }
-            byte[] body = read(exchange.getRequestBody());
             if (body == null) {
                 reply(exchange, 413, "text/plain", "the body is larger than " + MAX_BODY + " bytes");
                 return;

@@ -9,6 +9,8 @@ import dev.watchkeeper.webhook.Operation;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.net.InetAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,6 +35,7 @@ class WebhookServerTest {
     CertificateAuthority authority;
     ServingKeyManager keys;
     WebhookServer server;
+    SSLContext tls;
     HttpClient client;
 
     @BeforeEach
@@ -51,7 +54,7 @@ class WebhookServerTest {
         trusted.setCertificateEntry("ca", authority.certificate());
         TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         trust.init(trusted);
-        SSLContext tls = SSLContext.getInstance("TLS");
+        tls = SSLContext.getInstance("TLS");
         tls.init(null, trust.getTrustManagers(), null);
         client = HttpClient.newBuilder().sslContext(tls).build();
     }
@@ -105,6 +108,38 @@ class WebhookServerTest {
                 .POST(HttpRequest.BodyPublishers.ofString("{}")).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.sslSession().orElseThrow().getPeerCertificates()[0])
                 .isEqualTo(renewed.chain().get(0));
+    }
+
+    /**
+     * A client whose body is late and goes out with its next request, after the answer to the first. The server may
+     * answer before the body arrives or wait for it; either way the next request is answered.
+     */
+    @Test
+    void aRequestThatArrivesTogetherWithTheBodyBeforeItIsAnswered() throws Exception {
+        try (HandDrivenTls raw = new HandDrivenTls(tls, server.port())) {
+            raw.send(headers("/validate/other.example.com", 2));
+            String next = request("/validate/check.example.com", "{\"kind\":\"Pod\"}");
+            String early = raw.response(Duration.ofSeconds(1));
+            if (early == null) {
+                raw.send("{}");
+                assertThat(raw.response(Duration.ofSeconds(10))).startsWith("HTTP/1.1 404");
+                raw.send(next);
+            } else {
+                assertThat(early).startsWith("HTTP/1.1 404");
+                raw.send("{}", next);
+            }
+            assertThat(raw.response(Duration.ofSeconds(10))).as("the request sent with the body before it")
+                    .startsWith("HTTP/1.1 400");
+        }
+    }
+
+    private static String request(String path, String body) {
+        return headers(path, body.getBytes(StandardCharsets.UTF_8).length) + body;
+    }
+
+    private static String headers(String path, int contentLength) {
+        return "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: "
+                + contentLength + "\r\n\r\n";
     }
 
     private HttpResponse<String> post(String path, String body) throws Exception {
