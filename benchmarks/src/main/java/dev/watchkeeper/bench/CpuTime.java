@@ -8,9 +8,11 @@ import java.util.Optional;
  * CPU time the operating system charged to the processes of the end-to-end scenario, read at one instant: the
  * controller (the sample application, or the harness itself when it is the floor) and the control plane
  * (kube-apiserver, the launcher that runs etcd, kube-controller-manager). On a machine whose cores all of them
- * share, what the controller spends is taken from the API server; the difference of two readings shows how much.
+ * share, what the controller spends is taken from the API server; the difference of two readings shows how much. Of the
+ * controller's, the part its JIT compilers used ({@link CompilerThreads}; {@link CompilerThreads#UNKNOWN} where that
+ * cannot be read).
  */
-record CpuTime(long controllerNanos, long controlPlaneNanos) {
+record CpuTime(long controllerNanos, long controlPlaneNanos, long controllerJitNanos) {
 
     /** The executables of the control plane's processes ({@code controlplane/bin}). */
     private static final List<String> CONTROL_PLANE = List.of("kube-apiserver", "launcher", "kube-controller-manager");
@@ -21,12 +23,15 @@ record CpuTime(long controllerNanos, long controlPlaneNanos) {
                 .filter(process -> process.info().command().map(CpuTime::isControlPlane).orElse(false))
                 .mapToLong(CpuTime::nanos)
                 .sum();
-        return new CpuTime(nanos(controller), plane);
+        return new CpuTime(nanos(controller), plane, CompilerThreads.nanos(controller.pid()));
     }
 
     /** The CPU spent between {@code earlier} and this reading. */
     CpuTime since(CpuTime earlier) {
-        return new CpuTime(controllerNanos - earlier.controllerNanos, controlPlaneNanos - earlier.controlPlaneNanos);
+        long jit = controllerJitNanos == CompilerThreads.UNKNOWN || earlier.controllerJitNanos == CompilerThreads.UNKNOWN
+                ? CompilerThreads.UNKNOWN : controllerJitNanos - earlier.controllerJitNanos;
+        return new CpuTime(controllerNanos - earlier.controllerNanos, controlPlaneNanos - earlier.controlPlaneNanos,
+                jit);
     }
 
     /** The controller's CPU per generator, in milliseconds. */

@@ -199,7 +199,7 @@ final class EndToEnd {
                     long[] fresh = FloorChild.run(plane.kubeconfig(), freshNamespace, result.concurrency);
                     result.floorFreshNew = fresh[0] / 1e6;
                     result.floorFreshCpu = new CpuTime(fresh[1], CpuTime.of(harness).since(planeBefore)
-                            .controlPlaneNanos());
+                            .controlPlaneNanos(), fresh[2]);
                     Progress.say("  N=%,d %s floor in a fresh JVM: new %,.0f ms", n, label, result.floorFreshNew);
                     for (int round = 2; round <= SPEC_ROUNDS; round++) {
                         Round ours = specChange(api, convergence, process, namespace, names, round);
@@ -427,27 +427,33 @@ final class EndToEnd {
         times.print();
 
         Table cpu = new Table("Scenario 7 — end to end: CPU per generator, the controller's and the control plane's",
-                "N", "launch", "phase", "application", "control plane", "floor's process", "control plane (floor)");
+                "N", "launch", "phase", "application", "its JIT", "control plane", "floor's process", "its JIT",
+                "control plane (floor)");
         for (Result r : results) {
             cpuRow(cpu, r, "new generators", r.cpuNew(), r.floorCpuNew());
-            cpu.row(String.format("%,d", r.n()), r.launch(), "new generators, the floor in a fresh JVM", "–", "–",
-                    perGenerator(r, r.floorFreshCpu().controllerNanos()),
+            cpu.row(String.format("%,d", r.n()), r.launch(), "new generators, the floor in a fresh JVM", "–", "–", "–",
+                    perGenerator(r, r.floorFreshCpu().controllerNanos()), jit(r, r.floorFreshCpu()),
                     perGenerator(r, r.floorFreshCpu().controlPlaneNanos()));
             cpuRow(cpu, r, "spec change", r.cpuSpec(), r.floorCpuSpec());
             cpu.row(String.format("%,d", r.n()), r.launch(), "warm spec change (median)",
                     perGenerator(r, r.warmMedian(w -> w.application().cpu().controllerNanos())),
+                    jit(r, r.warmMedian(w -> w.application().cpu().controllerJitNanos())),
                     perGenerator(r, r.warmMedian(w -> w.application().cpu().controlPlaneNanos())),
                     perGenerator(r, r.warmMedian(w -> w.floor().cpu().controllerNanos())),
+                    jit(r, r.warmMedian(w -> w.floor().cpu().controllerJitNanos())),
                     perGenerator(r, r.warmMedian(w -> w.floor().cpu().controlPlaneNanos())));
             cpu.row(String.format("%,d", r.n()), r.launch(), "warm spec change, the floor watching (median)", "–",
-                    "–", perGenerator(r, r.warmMedian(w -> w.floorWatching().cpu().controllerNanos())),
+                    "–", "–", perGenerator(r, r.warmMedian(w -> w.floorWatching().cpu().controllerNanos())),
+                    jit(r, r.warmMedian(w -> w.floorWatching().cpu().controllerJitNanos())),
                     perGenerator(r, r.warmMedian(w -> w.floorWatching().cpu().controlPlaneNanos())));
         }
         cpu.note("CPU time the operating system charged to each process from the phase's start to its last "
                 + "generator converged (the application: from ready), ÷ N. application = the sample's JVM; floor's "
                 + "process = the harness's JVM while it is the floor (its own watches of the namespace included); "
                 + "control plane = kube-apiserver, etcd and kube-controller-manager. They share the machine's cores: "
-                + "what the controller spends, the API server cannot");
+                + "what the controller spends, the API server cannot. its JIT = the part of the process's CPU its "
+                + "JIT compiler threads (C1 and C2) used, from Linux's per-thread schedstat ('–' where it cannot be "
+                + "read): the compiling a JVM does until its hot code is compiled, which a warm JVM no longer pays");
         cpu.print();
 
         Table costs = new Table("Scenario 7 — end to end: reconciles, requests and heap per generator",
@@ -523,10 +529,19 @@ final class EndToEnd {
 
     private static void cpuRow(Table table, Result r, String phase, CpuTime application, CpuTime floor) {
         table.row(String.format("%,d", r.n()), r.launch(), phase,
-                String.format("%.2f ms", application.controllerMillisPer(r.n())),
+                String.format("%.2f ms", application.controllerMillisPer(r.n())), jit(r, application),
                 String.format("%.2f ms", application.controlPlaneMillisPer(r.n())),
-                String.format("%.2f ms", floor.controllerMillisPer(r.n())),
+                String.format("%.2f ms", floor.controllerMillisPer(r.n())), jit(r, floor),
                 String.format("%.2f ms", floor.controlPlaneMillisPer(r.n())));
+    }
+
+    /** The controller's JIT compilers' CPU per generator, '–' where it could not be read. */
+    private static String jit(Result r, CpuTime cpu) {
+        return jit(r, cpu.controllerJitNanos());
+    }
+
+    private static String jit(Result r, double nanos) {
+        return nanos < 0 ? "–" : perGenerator(r, nanos); // CompilerThreads.UNKNOWN, or the median of unknowns
     }
 
     /** The heap per generator between this size and the other size launched the same way. */

@@ -12,15 +12,15 @@ import java.util.List;
  * The floor's new generators in a JVM of their own, started as the application's is ({@link StartupTime#CHILD_FLAGS}
  * and the extra flags of {@link SampleAppProcess#extraJvmFlags()}): so the floor, too, pays for a JVM that has just
  * started. The child lists the namespace's generators (as the application's cache does before its reconciles
- * start), then sends the floor's writes and prints the time from its first write to its last answer and the CPU its
- * JVM used meanwhile.
+ * start), then sends the floor's writes and prints the time from its first write to its last answer, the CPU its
+ * JVM used meanwhile, and the part of it its JIT compilers used ({@link CompilerThreads}).
  */
 final class FloorChild {
 
     private FloorChild() {
     }
 
-    /** In the harness: runs the child over the generators of {@code namespace}; {elapsed, CPU} in nanoseconds. */
+    /** In the harness: runs the child over the generators of {@code namespace}; {elapsed, CPU, JIT} in nanoseconds. */
     static long[] run(Path kubeconfig, String namespace, int concurrency) throws Exception {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString()));
@@ -39,8 +39,12 @@ final class FloorChild {
         List<JsonObject> generators = api.listGenerators(args.get(1));
         FloorController floor = new FloorController(api, Integer.parseInt(args.get(2)));
         var os = (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+        long self = ProcessHandle.current().pid();
         long cpu = os.getProcessCpuTime();
+        long jit = CompilerThreads.nanos(self);
         long elapsed = floor.reconcileNew(generators);
-        System.out.println("RESULT " + elapsed + " " + (os.getProcessCpuTime() - cpu));
+        long jitAfter = CompilerThreads.nanos(self);
+        System.out.println("RESULT " + elapsed + " " + (os.getProcessCpuTime() - cpu) + " "
+                + (jit == CompilerThreads.UNKNOWN ? CompilerThreads.UNKNOWN : jitAfter - jit));
     }
 }
