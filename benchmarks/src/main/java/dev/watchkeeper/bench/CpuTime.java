@@ -8,9 +8,9 @@ import java.util.Optional;
  * CPU time the operating system charged to the processes of the end-to-end scenario, read at one instant: the
  * controller (the sample application, or the harness itself when it is the floor) and the control plane
  * (kube-apiserver, the launcher that runs etcd, kube-controller-manager). On a machine whose cores all of them
- * share, what the controller spends is taken from the API server; the difference of two readings shows how much. Of the
- * controller's, the part its JIT compilers used ({@link CompilerThreads}; {@link CompilerThreads#UNKNOWN} where that
- * cannot be read).
+ * share, what the controller spends is taken from the API server; the difference of two readings shows how much.
+ * Of the controller's, the part its JIT compilers used ({@link CompilerThreads}; {@link CompilerThreads#UNKNOWN}
+ * where that cannot be read).
  */
 record CpuTime(long controllerNanos, long controlPlaneNanos, long controllerJitNanos) {
 
@@ -28,8 +28,9 @@ record CpuTime(long controllerNanos, long controlPlaneNanos, long controllerJitN
 
     /** The CPU spent between {@code earlier} and this reading. */
     CpuTime since(CpuTime earlier) {
-        long jit = controllerJitNanos == CompilerThreads.UNKNOWN || earlier.controllerJitNanos == CompilerThreads.UNKNOWN
-                ? CompilerThreads.UNKNOWN : controllerJitNanos - earlier.controllerJitNanos;
+        boolean unknown = controllerJitNanos == CompilerThreads.UNKNOWN
+                || earlier.controllerJitNanos == CompilerThreads.UNKNOWN;
+        long jit = unknown ? CompilerThreads.UNKNOWN : controllerJitNanos - earlier.controllerJitNanos;
         return new CpuTime(controllerNanos - earlier.controllerNanos, controlPlaneNanos - earlier.controlPlaneNanos,
                 jit);
     }
