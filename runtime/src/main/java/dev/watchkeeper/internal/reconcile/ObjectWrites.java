@@ -1,6 +1,7 @@
 package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.internal.api.FailedCall;
+import dev.watchkeeper.internal.watch.http.ObjectDecoder;
 import com.google.gson.Gson;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -17,7 +18,8 @@ import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import java.lang.reflect.Type;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +30,8 @@ import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import dev.watchkeeper.store.ObjectKey;
 import okhttp3.Call;
+import okhttp3.Response;
+import okhttp3.ResponseBody;
 
 /**
  * The writes a reconciler's context offers (docs/semantics.md §10): server-side apply and a status update that
@@ -258,6 +262,10 @@ final class ObjectWrites {
         }
     }
 
+    /**
+     * The answer decoded as the watchers' caches decode objects ({@link ObjectDecoder}): a field the client's model
+     * does not know, from an API server newer than the client, is skipped, not an error after a write that was made.
+     */
     private <S extends KubernetesObject> S execute(S like, Call call) throws ApiException {
         if (like instanceof DynamicKubernetesObject) {
             JsonElement raw = client.<JsonElement>execute(call, JsonElement.class).getData();
@@ -265,8 +273,30 @@ final class ObjectWrites {
             S dynamic = (S) new DynamicKubernetesObject(raw.getAsJsonObject());
             return dynamic;
         }
-        Type type = like.getClass();
-        return client.<S>execute(call, type).getData();
+        byte[] answer = answer(call);
+        @SuppressWarnings("unchecked")
+        ObjectDecoder<S> decoder = new ObjectDecoder<>(client.getJSON().getGson(), (Class<S>) like.getClass());
+        S object = decoder.decode(answer);
+        if (object == null) {
+            throw new ApiException("the API server's answer is not a " + like.getClass().getSimpleName() + ": "
+                    + decoder.problem(answer, null));
+        }
+        return object;
+    }
+
+    /** The body of the answer, or the failure as the client reports it ({@link ApiClient#execute}'s exception). */
+    private static byte[] answer(Call call) throws ApiException {
+        try (Response response = call.execute()) {
+            ResponseBody body = response.body();
+            byte[] bytes = body == null ? new byte[0] : body.bytes();
+            if (!response.isSuccessful()) {
+                throw new ApiException(response.message(), response.code(), response.headers().toMultimap(),
+                        new String(bytes, StandardCharsets.UTF_8));
+            }
+            return bytes;
+        } catch (IOException e) {
+            throw new ApiException(e);
+        }
     }
 
     /** An object of {@code like}'s class from {@code json}, which a dynamic object takes as its own. */

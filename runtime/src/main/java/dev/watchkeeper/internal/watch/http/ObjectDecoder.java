@@ -16,12 +16,13 @@ import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Decodes one object of a list or watch event into the watcher's type: from the bytes a {@link CachedObject} keeps,
- * from its JSON tree, or straight from a stream. A poison object becomes a description (namespace/name/rv), never
- * an exception that stalls the watcher. The client's generated models are read with {@link ModelGson}, any other
- * type with the client's Gson.
+ * Decodes one object of a list or watch event, or of a write's answer, into its type: from the bytes a
+ * {@link CachedObject} keeps, from its JSON tree, or straight from a stream. A poison object becomes a description
+ * (namespace/name/rv), never an exception that stalls the watcher. The client's generated models are read with
+ * {@link ModelGson} (which skips fields the model does not know, as client-go does, where the client's own decoding
+ * rejects them), any other type with the client's Gson.
  */
-final class ObjectDecoder<T extends KubernetesObject> implements CachedObject.Decoder<T> {
+public final class ObjectDecoder<T extends KubernetesObject> implements CachedObject.Decoder<T> {
 
     /** The object, or {@code problem} naming what could not be decoded. */
     record Decoded<T>(T object, String problem, String resourceVersion) {
@@ -32,8 +33,9 @@ final class ObjectDecoder<T extends KubernetesObject> implements CachedObject.De
     /** Whether {@link #adapter} is {@link ModelGson}'s, which reads from a {@link ByteJsonReader}. */
     private final boolean readsBytes;
 
+    /** For {@code type}; {@code gson} (the client's) reads whatever is not one of the client's models. */
     @SuppressWarnings("unchecked")
-    ObjectDecoder(Gson gson, Class<T> type) {
+    public ObjectDecoder(Gson gson, Class<T> type) {
         this.dynamic = DynamicKubernetesObject.class.isAssignableFrom(type);
         this.readsBytes = !dynamic && ModelGson.covers(type);
         this.adapter = dynamic ? null : (readsBytes ? ModelGson.gson() : gson).getAdapter(type);
