@@ -263,16 +263,11 @@ final class ObjectWrites {
     }
 
     /**
-     * The answer decoded as the watchers' caches decode objects ({@link ObjectDecoder}): a field the client's model
-     * does not know, from an API server newer than the client, is skipped, not an error after a write that was made.
+     * The answer decoded as the watchers' caches decode objects ({@link ObjectDecoder}), a dynamic object's too: a
+     * field the client's model does not know, from an API server newer than the client, is skipped, not an error
+     * after a write that was made.
      */
     private <S extends KubernetesObject> S execute(S like, Call call) throws ApiException {
-        if (like instanceof DynamicKubernetesObject) {
-            JsonElement raw = client.<JsonElement>execute(call, JsonElement.class).getData();
-            @SuppressWarnings("unchecked")
-            S dynamic = (S) new DynamicKubernetesObject(raw.getAsJsonObject());
-            return dynamic;
-        }
         byte[] answer = answer(call);
         @SuppressWarnings("unchecked")
         ObjectDecoder<S> decoder = new ObjectDecoder<>(client.getJSON().getGson(), (Class<S>) like.getClass());

@@ -10,6 +10,8 @@ import dev.watchkeeper.reconcile.ManualTime;
 import dev.watchkeeper.resource.ResourceType;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -23,8 +25,9 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The answers to a reconciler's writes from an API server newer than the client, whose objects carry fields the
- * client's models do not know: they are read as the watchers' caches read objects, the unknown fields skipped, never
- * an error after a write the server has made. An answer that is not the object is an error that says so.
+ * client's models do not know: they are read as the watchers' caches read objects, the unknown fields skipped (a
+ * dynamic object keeps them), never an error after a write the server has made. An answer that is not the object
+ * is an error that says so.
  */
 @Timeout(10)
 class ObjectWritesAnswersTest {
@@ -90,9 +93,35 @@ class ObjectWritesAnswersTest {
                         + "object");
     }
 
+    @Test
+    void aDynamicObjectIsReadFromItsAnswerTheSameWayAndKeepsEveryField() throws Exception {
+        ObjectWrites writes = writes(ResourceType.dynamic("", "v1", "configmaps", true));
+
+        DynamicKubernetesObject applied = writes.apply(dynamicConfigMap());
+
+        assertThat(applied.getMetadata().getResourceVersion()).isEqualTo("7");
+        assertThat(applied.getRaw().getAsJsonObject("fieldOfANewerServer").get("n").getAsInt()).isEqualTo(1);
+        answer = "[\"not\", \"an\", \"object\"]";
+        assertThatThrownBy(() -> writes.apply(dynamicConfigMap()))
+                .isInstanceOfSatisfying(FailedCall.class, failed -> assertThat(failed.verb()).isEqualTo("patch"))
+                .hasMessageContaining("the API server's answer is not a DynamicKubernetesObject: an object that is "
+                        + "not a JSON object");
+    }
+
+    private static DynamicKubernetesObject dynamicConfigMap() {
+        DynamicKubernetesObject object = new DynamicKubernetesObject();
+        object.setApiVersion("v1");
+        object.setKind("ConfigMap");
+        object.setMetadata(new V1ObjectMeta().name("a").namespace("default").resourceVersion("6"));
+        return object;
+    }
+
     private ObjectWrites writes() {
+        return writes(ResourceType.of(V1ConfigMap.class));
+    }
+
+    private ObjectWrites writes(ResourceType<?> primary) {
         ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + server.getAddress().getPort());
-        return new ObjectWrites(client, "test", ResourceType.of(V1ConfigMap.class), new ManualTime(), new OwnWrites(),
-                null, WriteBudget.none());
+        return new ObjectWrites(client, "test", primary, new ManualTime(), new OwnWrites(), null, WriteBudget.none());
     }
 }
