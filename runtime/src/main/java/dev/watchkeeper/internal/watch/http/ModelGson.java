@@ -2,11 +2,17 @@ package dev.watchkeeper.internal.watch.http;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
+import com.google.gson.TypeAdapter;
+import com.google.gson.TypeAdapterFactory;
+import com.google.gson.reflect.TypeToken;
 import io.kubernetes.client.gson.V1MetadataExclusionStrategy;
 import io.kubernetes.client.openapi.JSON;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
+import java.util.Collections;
 import java.util.Date;
+import java.util.Map;
+import java.util.WeakHashMap;
 
 /**
  * A Gson that reads client-java's generated models ({@code io.kubernetes.client.openapi.models}) in one streaming
@@ -19,6 +25,9 @@ import java.util.Date;
  * the public methods of Gson's reader ({@link StringKeyMaps} reads maps), so a {@link ByteJsonReader} can feed them
  * straight from an object's bytes. It never asks the
  * client's Gson for an adapter: that walks the client's 768 model factories, loading every model class.
+ *
+ * <p>An application's own types (custom resources) are read with the client's Gson, in which the models they hold
+ * ({@code metadata}, conditions, ...) are read by this one ({@link #around}): leniently and in the same pass.
  */
 final class ModelGson {
 
@@ -38,6 +47,15 @@ final class ModelGson {
         return Holder.GSON;
     }
 
+    /**
+     * {@code client} (the client's Gson, with whatever the application registered on it) reading the client's models
+     * with this Gson's adapters. One per client Gson.
+     */
+    static Gson around(Gson client) {
+        return Holder.AROUND.computeIfAbsent(client, gson -> gson.newBuilder().registerTypeAdapterFactory(MODEL_ADAPTERS)
+                .create());
+    }
+
     /** The table of shared strings the Gson's string adapter uses, for readers that share strings too. */
     static SharedStrings strings() {
         return Holder.STRINGS;
@@ -46,7 +64,16 @@ final class ModelGson {
     private static final class Holder {
         static final SharedStrings STRINGS = new SharedStrings();
         static final Gson GSON = create(STRINGS);
+        static final Map<Gson, Gson> AROUND = Collections.synchronizedMap(new WeakHashMap<>());
     }
+
+    /** This Gson's adapter for each of the client's models. */
+    private static final TypeAdapterFactory MODEL_ADAPTERS = new TypeAdapterFactory() {
+        @Override
+        public <T> TypeAdapter<T> create(Gson gson, TypeToken<T> type) {
+            return covers(type.getRawType()) ? gson().getAdapter(type) : null;
+        }
+    };
 
     private static Gson create(SharedStrings strings) {
         GsonBuilder builder = new GsonBuilder()

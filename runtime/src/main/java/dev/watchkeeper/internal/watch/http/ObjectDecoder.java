@@ -20,7 +20,8 @@ import java.nio.charset.StandardCharsets;
  * {@link CachedObject} keeps, from its JSON tree, or straight from a stream. A poison object becomes a description
  * (namespace/name/rv), never an exception that stalls the watcher. The client's generated models are read with
  * {@link ModelGson} (which skips fields the model does not know, as client-go does, where the client's own decoding
- * rejects them), any other type with the client's Gson.
+ * rejects them), any other type with the client's Gson, the client's models in it ({@code metadata}, conditions)
+ * again with {@link ModelGson}.
  */
 public final class ObjectDecoder<T extends KubernetesObject> implements CachedObject.Decoder<T> {
 
@@ -38,7 +39,7 @@ public final class ObjectDecoder<T extends KubernetesObject> implements CachedOb
     public ObjectDecoder(Gson gson, Class<T> type) {
         this.dynamic = DynamicKubernetesObject.class.isAssignableFrom(type);
         this.readsBytes = !dynamic && ModelGson.covers(type);
-        this.adapter = dynamic ? null : (readsBytes ? ModelGson.gson() : gson).getAdapter(type);
+        this.adapter = dynamic ? null : (readsBytes ? ModelGson.gson() : ModelGson.around(gson)).getAdapter(type);
     }
 
     /**
