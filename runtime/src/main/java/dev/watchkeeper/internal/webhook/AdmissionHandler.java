@@ -3,6 +3,7 @@ package dev.watchkeeper.internal.webhook;
 import com.google.gson.Gson;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import dev.watchkeeper.internal.watch.http.ModelGson;
 import dev.watchkeeper.webhook.AdmissionContext;
 import dev.watchkeeper.webhook.AdmissionVerdict;
 import dev.watchkeeper.webhook.FailurePolicy;
@@ -22,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * thread of {@code calls} for at most the definition's {@link WebhookDefinition#methodTimeout() method timeout}, and
  * turns what it returns or throws into a response. A thrown exception refuses the request with its message's first
  * line (the stack trace stays in the log); a method still running at its time limit is interrupted and the request
- * answered as the failure policy says, so the API server never waits past its own timeout.
+ * answered as the failure policy says, so the API server never waits past its own timeout. The objects are read as
+ * the watchers read them: a field the client's model does not know (from an API server newer than the client) is
+ * skipped, not a refusal.
  *
  * <p>A mutating webhook's patch goes from the received object to that object with the method's changes: what the
  * method changed is found between the object as the model writes it before and after the call
@@ -36,6 +39,8 @@ public final class AdmissionHandler {
     private final WebhookDefinition definition;
     private final AdmissionMethod method;
     private final Gson gson;
+    /** {@link #gson} reading the client's models as the watchers do: fields they do not know are skipped. */
+    private final Gson reader;
     private final ExecutorService calls;
     private final Duration timeout;
 
@@ -49,6 +54,7 @@ public final class AdmissionHandler {
         this.definition = definition;
         this.method = method;
         this.gson = gson;
+        this.reader = ModelGson.around(gson);
         this.calls = calls;
         this.timeout = timeout;
     }
@@ -125,7 +131,7 @@ public final class AdmissionHandler {
     }
 
     private Object decode(JsonObject json) {
-        return gson.fromJson(json, definition.type().javaType());
+        return reader.fromJson(json, definition.type().javaType());
     }
 
     private static AdmissionResponse denied(AdmissionContext context, String message) {

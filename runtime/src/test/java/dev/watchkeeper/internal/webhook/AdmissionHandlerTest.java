@@ -140,6 +140,23 @@ class AdmissionHandlerTest {
     }
 
     @Test
+    void anObjectFromANewerServerIsAdmitted_andFieldsTheModelDoesNotKnowAreNeverPatched() throws Exception {
+        String newer = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"app\","
+                + "\"namespace\":\"ns\",\"fieldOfANewerServer\":\"x\"},\"data\":{\"k\":\"v\"},"
+                + "\"fieldOfANewerServer\":{\"n\":1}}";
+        AdmissionHandler labelling = handler(WebhookKind.MUTATING, FailurePolicy.FAIL, (object, old, context) -> {
+            ((V1ConfigMap) object).getMetadata().putLabelsItem("team", "blue");
+            return null;
+        });
+
+        JsonObject response = response(labelling.handle(request("CREATE", newer, null, false)));
+
+        assertThat(response.get("allowed").getAsBoolean()).as(response.toString()).isTrue();
+        assertThat(patch(labelling.handle(request("CREATE", newer, null, false))))
+                .isEqualTo("[{\"op\":\"add\",\"path\":\"/metadata/labels\",\"value\":{\"team\":\"blue\"}}]");
+    }
+
+    @Test
     void anObjectThatDoesNotDecodeIsRefusedSayingSo() throws Exception {
         JsonObject response = response(handler(WebhookKind.VALIDATING, FailurePolicy.FAIL, (o, old, c) -> null)
                 .handle(request("CREATE", "{\"metadata\":{\"name\":[1]}}", null, false)));

@@ -29,7 +29,7 @@ import java.util.WeakHashMap;
  * <p>An application's own types (custom resources) are read with the client's Gson, in which the models they hold
  * ({@code metadata}, conditions, ...) are read by this one ({@link #around}): leniently and in the same pass.
  */
-final class ModelGson {
+public final class ModelGson {
 
     private static final String MODELS = "io.kubernetes.client.openapi.models";
     private static final String INCLUDE_MANAGED_FIELDS = "kubernetes.client.includeManagedFields";
@@ -51,7 +51,7 @@ final class ModelGson {
      * {@code client} (the client's Gson, with whatever the application registered on it) reading the client's models
      * with this Gson's adapters. One per client Gson.
      */
-    static Gson around(Gson client) {
+    public static Gson around(Gson client) {
         return Holder.AROUND.computeIfAbsent(client, gson -> gson.newBuilder().registerTypeAdapterFactory(MODEL_ADAPTERS)
                 .create());
     }
