@@ -3,6 +3,7 @@ package dev.watchkeeper.internal.webhook;
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import dev.watchkeeper.internal.watch.http.ModelGson;
 import dev.watchkeeper.webhook.Convertible;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.InvocationTargetException;
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Answers ConversionReviews for the application's multi-version resources: each object is decoded with Gson into
- * its version's class, converted to the storage version ({@link Convertible#toHub()}) and from it to the desired
+ * its version's class (the client's models in it as the watchers read them, so a metadata field from an API server
+ * newer than the client is no failure), converted to the storage version ({@link Convertible#toHub()}) and from it to the desired
  * version ({@link Convertible#fromHub} on a new instance), and written back with the received metadata (only labels
  * and annotations are taken from the conversion, as the API server itself restores the rest). An object already in
  * the desired version is answered as received.
@@ -31,10 +33,13 @@ public final class ConversionHandler {
 
     private final Map<String, ResourceVersions> resources = new LinkedHashMap<>();
     private final Gson gson;
+    /** {@link #gson} reading the client's models as the watchers do: fields they do not know are skipped. */
+    private final Gson reader;
 
     public ConversionHandler(List<ResourceVersions> resources, Gson gson) {
         resources.forEach(resource -> this.resources.put(resource.group() + "/" + resource.kind(), resource));
         this.gson = gson;
+        this.reader = ModelGson.around(gson);
     }
 
     /**
@@ -83,7 +88,7 @@ public final class ConversionHandler {
 
         Object decoded;
         try {
-            decoded = gson.fromJson(object, source);
+            decoded = reader.fromJson(object, source);
         } catch (RuntimeException e) { // Gson's and the models' own checks
             throw new ConversionFailure("cannot read " + kind + " " + name + " as " + source.getSimpleName() + ": "
                     + AdmissionHandler.oneLine(e));

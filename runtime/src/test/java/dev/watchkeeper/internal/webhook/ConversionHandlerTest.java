@@ -74,6 +74,20 @@ class ConversionHandlerTest {
     }
 
     @Test
+    void metadataFromANewerServerIsConverted_andKeptAsReceived() {
+        JsonObject v1 = object("test.watchkeeper.dev/v1", "a", "{\"range\":\"1-5\"}");
+        v1.getAsJsonObject("metadata").addProperty("fieldOfANewerServer", "x");
+
+        JsonObject response = answer("test.watchkeeper.dev/v2", v1);
+
+        assertThat(response.getAsJsonObject("result").get("status").getAsString()).as(response.toString())
+                .isEqualTo("Success");
+        JsonObject converted = response.getAsJsonArray("convertedObjects").get(0).getAsJsonObject();
+        assertThat(converted.get("spec")).isEqualTo(JsonParser.parseString("{\"limits\":{\"low\":1,\"high\":5}}"));
+        assertThat(converted.getAsJsonObject("metadata").get("fieldOfANewerServer").getAsString()).isEqualTo("x");
+    }
+
+    @Test
     void aVersionOrKindWithoutAClassFailsNamingWhatTheApplicationHas() {
         assertThat(answer("test.watchkeeper.dev/v3", object("test.watchkeeper.dev/v1", "a", "{\"range\":\"1-2\"}"))
                 .getAsJsonObject("result").get("message").getAsString()).isEqualTo("Gauge default/a: this"
