@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.reconcile;
 
+import dev.watchkeeper.internal.api.Calls;
 import dev.watchkeeper.internal.api.FailedCall;
 import dev.watchkeeper.internal.watch.http.ObjectDecoder;
 import com.google.gson.Gson;
@@ -18,8 +19,6 @@ import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,8 +29,6 @@ import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 import dev.watchkeeper.store.ObjectKey;
 import okhttp3.Call;
-import okhttp3.Response;
-import okhttp3.ResponseBody;
 
 /**
  * The writes a reconciler's context offers (docs/semantics.md §10): server-side apply and a status update that
@@ -268,7 +265,7 @@ final class ObjectWrites {
      * after a write that was made.
      */
     private <S extends KubernetesObject> S execute(S like, Call call) throws ApiException {
-        byte[] answer = answer(call);
+        byte[] answer = Calls.body(call);
         @SuppressWarnings("unchecked")
         ObjectDecoder<S> decoder = new ObjectDecoder<>(client.getJSON().getGson(), (Class<S>) like.getClass());
         S object = decoder.decode(answer);
@@ -277,21 +274,6 @@ final class ObjectWrites {
                     + decoder.problem(answer, null));
         }
         return object;
-    }
-
-    /** The body of the answer, or the failure as the client reports it ({@link ApiClient#execute}'s exception). */
-    private static byte[] answer(Call call) throws ApiException {
-        try (Response response = call.execute()) {
-            ResponseBody body = response.body();
-            byte[] bytes = body == null ? new byte[0] : body.bytes();
-            if (!response.isSuccessful()) {
-                throw new ApiException(response.message(), response.code(), response.headers().toMultimap(),
-                        new String(bytes, StandardCharsets.UTF_8));
-            }
-            return bytes;
-        } catch (IOException e) {
-            throw new ApiException(e);
-        }
     }
 
     /** An object of {@code like}'s class from {@code json}, which a dynamic object takes as its own. */

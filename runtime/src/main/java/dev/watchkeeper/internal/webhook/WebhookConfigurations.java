@@ -1,11 +1,12 @@
 package dev.watchkeeper.internal.webhook;
 
+import dev.watchkeeper.internal.api.Calls;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.webhook.Operation;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.AdmissionregistrationV1Api;
+import io.kubernetes.client.openapi.Pair;
 import io.kubernetes.client.openapi.models.V1MatchCondition;
 import io.kubernetes.client.openapi.models.V1MutatingWebhook;
 import io.kubernetes.client.openapi.models.V1MutatingWebhookConfiguration;
@@ -13,8 +14,9 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1RuleWithOperations;
 import io.kubernetes.client.openapi.models.V1ValidatingWebhook;
 import io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration;
-import io.kubernetes.client.util.PatchUtils;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The {@code ValidatingWebhookConfiguration} and {@code MutatingWebhookConfiguration} of the application's webhooks,
@@ -38,24 +40,29 @@ public final class WebhookConfigurations {
     /** Applies both configurations (one with no webhooks is not written); returns their names as applied. */
     public List<String> apply(ApiClient apiClient, List<WebhookDefinition> webhooks, byte[] caBundle)
             throws ApiException {
-        AdmissionregistrationV1Api api = new AdmissionregistrationV1Api(apiClient);
         V1ValidatingWebhookConfiguration validating = validating(webhooks, caBundle);
         V1MutatingWebhookConfiguration mutating = mutating(webhooks, caBundle);
         if (!validating.getWebhooks().isEmpty()) {
-            String body = apiClient.getJSON().serialize(validating);
-            PatchUtils.patch(V1ValidatingWebhookConfiguration.class,
-                    () -> api.patchValidatingWebhookConfiguration(name, new V1Patch(body)).fieldManager(name)
-                            .force(true).buildCall(null),
-                    V1Patch.PATCH_FORMAT_APPLY_YAML, apiClient);
+            apply(apiClient, "validatingwebhookconfigurations", validating);
         }
         if (!mutating.getWebhooks().isEmpty()) {
-            String body = apiClient.getJSON().serialize(mutating);
-            PatchUtils.patch(V1MutatingWebhookConfiguration.class,
-                    () -> api.patchMutatingWebhookConfiguration(name, new V1Patch(body)).fieldManager(name)
-                            .force(true).buildCall(null),
-                    V1Patch.PATCH_FORMAT_APPLY_YAML, apiClient);
+            apply(apiClient, "mutatingwebhookconfigurations", mutating);
         }
         return webhooks.stream().map(webhook -> webhook.kind() + " " + webhook.name()).toList();
+    }
+
+    /**
+     * Server-side apply of {@code configuration}. The answer is not read: the client's decoding of it would reject a
+     * field an API server newer than the client defaults, after the server has applied the configuration.
+     */
+    private void apply(ApiClient apiClient, String resource, Object configuration) throws ApiException {
+        Map<String, String> headers = new HashMap<>(); // the client adds its credentials to it
+        headers.put("Accept", "application/json");
+        headers.put("Content-Type", V1Patch.PATCH_FORMAT_APPLY_YAML);
+        Calls.body(apiClient.buildCall(null, "/apis/" + GROUP_VERSION + "/" + resource + "/" + name, "PATCH",
+                List.of(new Pair("fieldManager", name), new Pair("force", "true")), List.of(),
+                apiClient.getJSON().serialize(configuration), headers, Map.of(), Map.of(),
+                new String[] {"BearerToken"}, null));
     }
 
     V1ValidatingWebhookConfiguration validating(List<WebhookDefinition> webhooks, byte[] caBundle) {
