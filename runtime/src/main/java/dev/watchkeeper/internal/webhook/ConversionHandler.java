@@ -7,20 +7,27 @@ import dev.watchkeeper.internal.watch.http.ModelGson;
 import dev.watchkeeper.webhook.Convertible;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.InvocationTargetException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Answers ConversionReviews for the application's multi-version resources: each object is decoded with Gson into
  * its version's class (the client's models in it as the watchers read them, so a metadata field from an API server
- * newer than the client is no failure), converted to the storage version ({@link Convertible#toHub()}) and from it to the desired
- * version ({@link Convertible#fromHub} on a new instance), and written back with the received metadata (only labels
- * and annotations are taken from the conversion, as the API server itself restores the rest). An object already in
- * the desired version is answered as received.
+ * newer than the client is no failure), converted to the storage version ({@link Convertible#toHub()}) and from it
+ * to the desired version ({@link Convertible#fromHub} on a new instance), and written back with the received
+ * metadata (only labels and annotations are taken from the conversion, as the API server itself restores the rest).
+ * An object already in the desired version is answered as received. A review's conversions run on a thread of their
+ * own for at most {@link #TIME_LIMIT}.
  *
  * <p>Nothing is lost silently: a kind or version the application has no class for, a field of the received object
  * its class does not hold (Gson would drop it: the CRD and the classes disagree), or a conversion that throws fails
@@ -29,29 +36,66 @@ import org.slf4j.LoggerFactory;
  */
 public final class ConversionHandler {
 
+    /**
+     * How long a review's conversions may run: under the 30 s the API server waits for any webhook, so that it gets
+     * an answer saying why rather than a timeout.
+     */
+    static final Duration TIME_LIMIT = Duration.ofSeconds(25);
     private static final Logger log = LoggerFactory.getLogger(ConversionHandler.class);
 
     private final Map<String, ResourceVersions> resources = new LinkedHashMap<>();
     private final Gson gson;
     /** {@link #gson} reading the client's models as the watchers do: fields they do not know are skipped. */
     private final Gson reader;
+    private final ExecutorService calls;
+    private final Duration timeLimit;
 
-    public ConversionHandler(List<ResourceVersions> resources, Gson gson) {
+    /** Converting on a thread of {@code calls} within {@link #TIME_LIMIT}. */
+    public ConversionHandler(List<ResourceVersions> resources, Gson gson, ExecutorService calls) {
+        this(resources, gson, calls, TIME_LIMIT);
+    }
+
+    /** With the time limit given, for tests. */
+    ConversionHandler(List<ResourceVersions> resources, Gson gson, ExecutorService calls, Duration timeLimit) {
         resources.forEach(resource -> this.resources.put(resource.group() + "/" + resource.kind(), resource));
         this.gson = gson;
         this.reader = ModelGson.around(gson);
+        this.calls = calls;
+        this.timeLimit = timeLimit;
     }
 
     /**
-     * The ConversionReview answering {@code body}: every object converted, or the reason it cannot be.
+     * The ConversionReview answering {@code body}: every object converted, or the reason it cannot be. Conversions
+     * still running at the time limit are interrupted and the review fails saying so.
      *
      * @throws IllegalArgumentException when the body is no ConversionReview v1 with a request
      */
-    public String handle(String body) {
+    public String handle(String body) throws InterruptedException {
         ConversionReview review = ConversionReview.parse(body);
+        Future<String> answer = calls.submit(() -> answer(review));
+        try {
+            return answer.get(timeLimit.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            String message = "converting " + review.objects().size() + " objects to " + review.desiredApiVersion()
+                    + " did not finish within " + timeLimit.toMillis() + " ms";
+            log.warn("{}; the conversions were interrupted and the review failed", message);
+            return review.failed(message);
+        } catch (ExecutionException e) { // not a conversion's failure (those fail the review): a defect
+            throw e.getCause() instanceof RuntimeException runtime ? runtime : new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            answer.cancel(true);
+            throw e;
+        }
+    }
+
+    private String answer(ConversionReview review) {
         List<JsonObject> converted = new ArrayList<>();
         List<String> failures = new ArrayList<>();
         for (JsonObject object : review.objects()) {
+            if (Thread.currentThread().isInterrupted()) { // past the time limit: the review has been answered
+                return null;
+            }
             try {
                 converted.add(convert(object, review.desiredApiVersion()));
             } catch (ConversionFailure e) {

@@ -76,7 +76,8 @@ public final class WebhookService implements AutoCloseable {
                     new AdmissionHandler(webhook.definition(), webhook.method(), gson, threads)));
         }
         if (!conversions.isEmpty()) {
-            endpoints.put(WebhookClientConfig.CONVERSION_PATH, new ConversionHandler(conversions, gson)::handle);
+            endpoints.put(WebhookClientConfig.CONVERSION_PATH,
+                    new ConversionHandler(conversions, gson, threads)::handle);
         }
         server = WebhookServer.start(address, endpoints, keys, threads);
         serving = true;

@@ -7,13 +7,25 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.JSON;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class ConversionHandlerTest {
 
-    private final ConversionHandler handler = new ConversionHandler(
-            List.of(ResourceVersions.of(Gauge.class).orElseThrow()), new JSON().getGson());
+    private final ExecutorService calls = Executors.newCachedThreadPool();
+    private final ConversionHandler handler = handler(ConversionHandler.TIME_LIMIT);
+
+    @AfterEach
+    void stop() {
+        GaugeV1.beforeToHub = () -> { };
+        calls.shutdownNow();
+    }
 
     @Test
     void everyObjectIsConvertedThroughTheHubInOrder_metadataAsReceivedWithTheConversionsLabels() {
@@ -88,6 +100,29 @@ class ConversionHandlerTest {
     }
 
     @Test
+    void conversionsPastTheTimeLimitAreInterruptedAndTheReviewFailsSayingSo() throws Exception {
+        CountDownLatch interrupted = new CountDownLatch(1);
+        GaugeV1.beforeToHub = () -> {
+            try {
+                new CountDownLatch(1).await(); // a conversion that never ends by itself
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+                Thread.currentThread().interrupt();
+            }
+        };
+
+        JsonObject response = answer(handler(Duration.ofMillis(200)), "test.watchkeeper.dev/v2",
+                object("test.watchkeeper.dev/v1", "a", "{\"range\":\"1-2\"}"),
+                object("test.watchkeeper.dev/v1", "b", "{\"range\":\"3-4\"}"));
+
+        assertThat(response.getAsJsonObject("result").get("status").getAsString()).isEqualTo("Failed");
+        assertThat(response.getAsJsonObject("result").get("message").getAsString())
+                .isEqualTo("converting 2 objects to test.watchkeeper.dev/v2 did not finish within 200 ms");
+        assertThat(response.getAsJsonArray("convertedObjects")).isEmpty();
+        assertThat(interrupted.await(10, TimeUnit.SECONDS)).as("the conversion interrupted").isTrue();
+    }
+
+    @Test
     void aVersionOrKindWithoutAClassFailsNamingWhatTheApplicationHas() {
         assertThat(answer("test.watchkeeper.dev/v3", object("test.watchkeeper.dev/v1", "a", "{\"range\":\"1-2\"}"))
                 .getAsJsonObject("result").get("message").getAsString()).isEqualTo("Gauge default/a: this"
@@ -110,7 +145,16 @@ class ConversionHandlerTest {
         assertThatThrownBy(() -> handler.handle("[]")).hasMessage("the body is not a JSON object");
     }
 
+    private ConversionHandler handler(Duration timeLimit) {
+        return new ConversionHandler(List.of(ResourceVersions.of(Gauge.class).orElseThrow()), new JSON().getGson(),
+                calls, timeLimit);
+    }
+
     private JsonObject answer(String desiredApiVersion, JsonObject... objects) {
+        return answer(handler, desiredApiVersion, objects);
+    }
+
+    private static JsonObject answer(ConversionHandler handler, String desiredApiVersion, JsonObject... objects) {
         JsonObject request = new JsonObject();
         request.addProperty("uid", "review-1");
         request.addProperty("desiredAPIVersion", desiredApiVersion);
@@ -123,7 +167,13 @@ class ConversionHandlerTest {
         review.addProperty("apiVersion", "apiextensions.k8s.io/v1");
         review.addProperty("kind", "ConversionReview");
         review.add("request", request);
-        JsonObject answered = JsonParser.parseString(handler.handle(review.toString())).getAsJsonObject();
+        String body;
+        try {
+            body = handler.handle(review.toString());
+        } catch (InterruptedException e) {
+            throw new AssertionError(e);
+        }
+        JsonObject answered = JsonParser.parseString(body).getAsJsonObject();
         assertThat(answered.get("apiVersion").getAsString()).isEqualTo("apiextensions.k8s.io/v1");
         assertThat(answered.get("kind").getAsString()).isEqualTo("ConversionReview");
         return answered.getAsJsonObject("response");

@@ -73,7 +73,8 @@ class WebhookConfigurationsAnswersTest {
 
         assertThat(applied).containsExactly("VALIDATING check.example.com");
         assertThat(requests).containsExactly("PATCH /apis/admissionregistration.k8s.io/v1/"
-                + "validatingwebhookconfigurations/app?fieldManager=app&force=true application/apply-patch+yaml; charset=utf-8 Bearer t0ken");
+                + "validatingwebhookconfigurations/app?fieldManager=app&force=true"
+                + " application/apply-patch+yaml; charset=utf-8 Bearer t0ken");
     }
 
     @Test

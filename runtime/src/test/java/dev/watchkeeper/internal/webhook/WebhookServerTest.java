@@ -48,7 +48,7 @@ class WebhookServerTest {
                 (object, old, context) -> AdmissionVerdict.deny("no"), new JSON().getGson(), threads);
         server = WebhookServer.start(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
                 Map.of(definition.path(), WebhookServer.admission(handler), WebhookClientConfig.CONVERSION_PATH,
-                        new ConversionHandler(List.of(), new JSON().getGson())::handle), keys, threads);
+                        new ConversionHandler(List.of(), new JSON().getGson(), threads)::handle), keys, threads);
         KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
         trusted.load(null, null);
         trusted.setCertificateEntry("ca", authority.certificate());
