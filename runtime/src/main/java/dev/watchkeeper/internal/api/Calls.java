@@ -1,5 +1,7 @@
 package dev.watchkeeper.internal.api;
 
+import dev.watchkeeper.internal.watch.http.ObjectDecoder;
+import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import java.io.IOException;
@@ -9,13 +11,30 @@ import okhttp3.Response;
 import okhttp3.ResponseBody;
 
 /**
- * Sends a built call and reads its answer's bytes, leaving the decoding to the caller: the client's own decoding
- * rejects any field its model does not know, so an answer from an API server newer than the client would fail a
- * call the server has carried out.
+ * Sends a built call and reads its answer without the client's own decoding, which rejects any field its model does
+ * not know: an answer from an API server newer than the client would fail a call the server has carried out.
  */
 public final class Calls {
 
     private Calls() {
+    }
+
+    /**
+     * The object of {@code call}'s answer, decoded as the watchers decode objects ({@link ObjectDecoder}): a field
+     * the model does not know is skipped.
+     *
+     * @throws ApiException as {@link #body}, or when the answer is not a {@code type} (saying what it is)
+     */
+    public static <T extends KubernetesObject> T object(ApiClient client, Call call, Class<T> type)
+            throws ApiException {
+        byte[] answer = body(call);
+        ObjectDecoder<T> decoder = new ObjectDecoder<>(client.getJSON().getGson(), type);
+        T object = decoder.decode(answer);
+        if (object == null) {
+            throw new ApiException("the API server's answer is not a " + type.getSimpleName() + ": "
+                    + decoder.problem(answer, null));
+        }
+        return object;
     }
 
     /**

@@ -2,7 +2,6 @@ package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.internal.api.Calls;
 import dev.watchkeeper.internal.api.FailedCall;
-import dev.watchkeeper.internal.watch.http.ObjectDecoder;
 import com.google.gson.Gson;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -259,21 +258,10 @@ final class ObjectWrites {
         }
     }
 
-    /**
-     * The answer decoded as the watchers' caches decode objects ({@link ObjectDecoder}), a dynamic object's too: a
-     * field the client's model does not know, from an API server newer than the client, is skipped, not an error
-     * after a write that was made.
-     */
+    /** The answer decoded as the watchers decode objects ({@link Calls#object}), a dynamic object's too. */
+    @SuppressWarnings("unchecked")
     private <S extends KubernetesObject> S execute(S like, Call call) throws ApiException {
-        byte[] answer = Calls.body(call);
-        @SuppressWarnings("unchecked")
-        ObjectDecoder<S> decoder = new ObjectDecoder<>(client.getJSON().getGson(), (Class<S>) like.getClass());
-        S object = decoder.decode(answer);
-        if (object == null) {
-            throw new ApiException("the API server's answer is not a " + like.getClass().getSimpleName() + ": "
-                    + decoder.problem(answer, null));
-        }
-        return object;
+        return Calls.object(client, call, (Class<S>) like.getClass());
     }
 
     /** An object of {@code like}'s class from {@code json}, which a dynamic object takes as its own. */

@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.webhook;
 
+import dev.watchkeeper.internal.api.Calls;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -55,6 +56,8 @@ public final class SecretCertificates implements CertificateSource {
     private static final int ATTEMPTS = 3;
     private static final Logger log = LoggerFactory.getLogger(SecretCertificates.class);
 
+    private final ApiClient client;
+    /** Builds the calls; {@link Calls} sends them and reads the answers as the watchers read objects. */
     private final CoreV1Api core;
     private final String namespace;
     private final String name;
@@ -73,6 +76,7 @@ public final class SecretCertificates implements CertificateSource {
         if (dnsNames.isEmpty() && ipAddresses.isEmpty()) {
             throw new IllegalArgumentException("a serving certificate needs at least one host name or address");
         }
+        this.client = client;
         this.core = new CoreV1Api(client);
         this.namespace = namespace;
         this.name = name;
@@ -105,7 +109,7 @@ public final class SecretCertificates implements CertificateSource {
 
     private V1Secret read() throws ApiException {
         try {
-            return core.readNamespacedSecret(name, namespace).execute();
+            return Calls.object(client, core.readNamespacedSecret(name, namespace).buildCall(null), V1Secret.class);
         } catch (ApiException e) {
             if (e.getCode() == HttpURLConnection.HTTP_NOT_FOUND) {
                 return null;
@@ -118,9 +122,10 @@ public final class SecretCertificates implements CertificateSource {
         Instant now = clock.instant();
         CertificateAuthority authority = CertificateAuthority.create(name + "-ca", now);
         ServingCertificate serving = authority.issue(dnsNames, ipAddresses, now);
-        V1Secret created = core.createNamespacedSecret(namespace, secret(new V1Secret().metadata(new V1ObjectMeta()
-                .name(name).namespace(namespace).labels(Map.of("app.kubernetes.io/managed-by", "watchkeeper"))),
-                authority, serving)).execute();
+        V1Secret wanted = secret(new V1Secret().metadata(new V1ObjectMeta().name(name).namespace(namespace)
+                .labels(Map.of("app.kubernetes.io/managed-by", "watchkeeper"))), authority, serving);
+        V1Secret created = Calls.object(client, core.createNamespacedSecret(namespace, wanted).buildCall(null),
+                V1Secret.class);
         log.info("created a webhook CA and serving certificate in Secret {}/{}, valid until {}", namespace, name,
                 serving.notAfter());
         return remember(serving, created);
@@ -172,7 +177,9 @@ public final class SecretCertificates implements CertificateSource {
         if (changes.isEmpty() && authorities.equals(bundle)) {
             return remember(result, secret);
         }
-        V1Secret written = core.replaceNamespacedSecret(name, namespace, secret(secret, authority, result)).execute();
+        V1Secret written = Calls.object(client,
+                core.replaceNamespacedSecret(name, namespace, secret(secret, authority, result)).buildCall(null),
+                V1Secret.class);
         log.info("{}: {}", source,
                 changes.isEmpty() ? "dropped expired CAs from the bundle" : String.join("; ", changes));
         return remember(result, written);
