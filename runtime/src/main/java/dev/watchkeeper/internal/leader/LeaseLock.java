@@ -1,8 +1,6 @@
 package dev.watchkeeper.internal.leader;
 
-import com.google.gson.JsonParseException;
-import dev.watchkeeper.internal.api.Calls;
-import dev.watchkeeper.internal.watch.http.ModelGson;
+import io.kubernetes.client.openapi.ApiCallback;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
@@ -11,8 +9,7 @@ import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1LeaseList;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Preconditions;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import io.kubernetes.client.openapi.models.V1Status;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -21,15 +18,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import okhttp3.Call;
-import okhttp3.Callback;
-import okhttp3.Response;
 
 /**
- * The Lease a {@link LeaderElector} competes for (or a sharding member's Lease), written with optimistic
- * concurrency: an update carries the resourceVersion it was based on, so of two writers of one version only one wins
- * and the other gets 409 Conflict (client-go's {@code resourcelock.LeaseLock}). The calls are built by client-java's
- * {@link CoordinationV1Api}; their answers are read as the watchers read objects ({@link Calls}), so a field an API
- * server newer than the client sends is skipped.
+ * The Lease a {@link LeaderElector} competes for (or a sharding member's Lease), read and written through client-java's {@link CoordinationV1Api}
+ * with optimistic concurrency: an update carries the resourceVersion it was based on, so of two writers of one
+ * version only one wins and the other gets 409 Conflict (client-go's {@code resourcelock.LeaseLock}).
  *
  * <p>Every call has a time limit, so a hanging connection cannot keep a leader believing it leads past its renew
  * deadline: the call is cancelled and fails.
@@ -46,14 +39,11 @@ public final class LeaseLock {
         }
     }
 
-    private final ApiClient client;
-    /** Builds the calls, which {@link #call} sends. */
     private final CoordinationV1Api api;
     private final String namespace;
     private final String name;
 
     public LeaseLock(ApiClient client, String namespace, String name) {
-        this.client = client;
         this.api = new CoordinationV1Api(client);
         this.namespace = namespace;
         this.name = name;
@@ -62,7 +52,7 @@ public final class LeaseLock {
     /** The Lease, or {@code null} when it does not exist. */
     public Observed get(Duration limit) throws ApiException {
         try {
-            return observed(lease(limit, api.readNamespacedLease(name, namespace).buildCall(null)));
+            return observed(call(limit, callback -> api.readNamespacedLease(name, namespace).executeAsync(callback)));
         } catch (ApiException e) {
             if (e.getCode() == 404) {
                 return null;
@@ -83,7 +73,7 @@ public final class LeaseLock {
     public Observed create(V1ObjectMeta metadata, LeaseRecord record, Duration limit) throws ApiException {
         V1Lease lease = new V1Lease().apiVersion("coordination.k8s.io/v1").kind("Lease")
                 .metadata(metadata.name(name).namespace(namespace)).spec(record.toSpec());
-        return observed(lease(limit, api.createNamespacedLease(namespace, lease).buildCall(null)));
+        return observed(call(limit, callback -> api.createNamespacedLease(namespace, lease).executeAsync(callback)));
     }
 
     /** Replaces the record of {@code current}; 409 when the Lease changed since {@code current} was read. */
@@ -100,7 +90,8 @@ public final class LeaseLock {
         V1Lease lease = new V1Lease().apiVersion("coordination.k8s.io/v1").kind("Lease")
                 .metadata(metadata.resourceVersion(current.lease().getMetadata().getResourceVersion()))
                 .spec(record.toSpec());
-        return observed(lease(limit, api.replaceNamespacedLease(name, namespace, lease).buildCall(null)));
+        return observed(call(limit,
+                callback -> api.replaceNamespacedLease(name, namespace, lease).executeAsync(callback)));
     }
 
     /**
@@ -112,25 +103,17 @@ public final class LeaseLock {
         V1ObjectMeta metadata = current.lease().getMetadata();
         V1DeleteOptions options = new V1DeleteOptions().preconditions(
                 new V1Preconditions().uid(metadata.getUid()).resourceVersion(metadata.getResourceVersion()));
-        call(limit, api.deleteNamespacedLease(metadata.getName(), metadata.getNamespace()).body(options)
-                .buildCall(null)); // the answer (a Status) says nothing more than its code
+        LeaseLock.<V1Status>call(limit, callback -> api.deleteNamespacedLease(metadata.getName(),
+                metadata.getNamespace()).body(options)
+                .executeAsync(callback));
     }
 
     /** The Leases of {@code namespace} that match {@code labelSelector}, in one unpaged, consistent list. */
     public static List<Observed> list(ApiClient client, String namespace, String labelSelector, Duration limit)
             throws ApiException {
         CoordinationV1Api api = new CoordinationV1Api(client);
-        String answer = new String(call(limit, api.listNamespacedLease(namespace).labelSelector(labelSelector)
-                .buildCall(null)), StandardCharsets.UTF_8);
-        V1LeaseList list;
-        try {
-            list = ModelGson.around(client.getJSON().getGson()).fromJson(answer, V1LeaseList.class);
-        } catch (JsonParseException e) {
-            throw new ApiException("the API server's answer is not a LeaseList: " + e.getMessage());
-        }
-        if (list == null || list.getItems() == null) {
-            throw new ApiException("the API server's answer is not a LeaseList: it has no items");
-        }
+        V1LeaseList list = call(limit, callback -> api.listNamespacedLease(namespace).labelSelector(labelSelector)
+                .executeAsync(callback));
         return list.getItems().stream().map(LeaseLock::observed).toList();
     }
 
@@ -143,29 +126,26 @@ public final class LeaseLock {
         return new Observed(lease, LeaseRecord.of(lease.getSpec()));
     }
 
-    /** The Lease {@code call} answers, read as the watchers read objects ({@link Calls#object}). */
-    private V1Lease lease(Duration limit, Call call) throws ApiException {
-        return Calls.object(client, call(limit, call), V1Lease.class);
-    }
-
-    /** Sends {@code call} and waits for its answer's body up to {@code limit}, cancelling it when the limit passes. */
-    private static byte[] call(Duration limit, Call call) throws ApiException {
-        CompletableFuture<byte[]> answer = new CompletableFuture<>();
-        call.enqueue(new Callback() {
+    /** Starts a call and waits for its answer up to {@code limit}, cancelling it when the limit passes. */
+    private static <T> T call(Duration limit, Starter<T> starter) throws ApiException {
+        CompletableFuture<T> answer = new CompletableFuture<>();
+        Call call = starter.start(new ApiCallback<>() {
             @Override
-            public void onFailure(Call failed, IOException e) {
-                answer.completeExceptionally(new ApiException(e));
+            public void onFailure(ApiException e, int statusCode, Map<String, List<String>> responseHeaders) {
+                answer.completeExceptionally(e);
             }
 
             @Override
-            public void onResponse(Call answered, Response response) {
-                try (response) {
-                    answer.complete(Calls.body(response));
-                } catch (ApiException e) {
-                    answer.completeExceptionally(e);
-                } catch (IOException e) {
-                    answer.completeExceptionally(new ApiException(e));
-                }
+            public void onSuccess(T result, int statusCode, Map<String, List<String>> responseHeaders) {
+                answer.complete(result);
+            }
+
+            @Override
+            public void onUploadProgress(long bytesWritten, long contentLength, boolean done) {
+            }
+
+            @Override
+            public void onDownloadProgress(long bytesRead, long contentLength, boolean done) {
             }
         });
         try {
@@ -183,5 +163,10 @@ public final class LeaseLock {
             }
             throw new ApiException(e.getCause());
         }
+    }
+
+    @FunctionalInterface
+    private interface Starter<T> {
+        Call start(ApiCallback<T> callback) throws ApiException;
     }
 }
