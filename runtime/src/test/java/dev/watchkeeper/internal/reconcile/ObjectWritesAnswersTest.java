@@ -3,22 +3,16 @@ package dev.watchkeeper.internal.reconcile;
 import static dev.watchkeeper.reconcile.TestObjects.configMap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.watchkeeper.internal.api.FailedCall;
+import dev.watchkeeper.internal.api.StubApiServer;
 import dev.watchkeeper.reconcile.ManualTime;
 import dev.watchkeeper.resource.ResourceType;
-import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -37,33 +31,12 @@ class ObjectWritesAnswersTest {
             + "\"namespace\":\"default\",\"resourceVersion\":\"7\",\"uid\":\"u-a\",\"fieldOfANewerServer\":\"x\"},"
             + "\"data\":{\"k\":\"v\"},\"fieldOfANewerServer\":{\"n\":1}}";
 
-    private final List<String> requests = new CopyOnWriteArrayList<>();
     private volatile String answer = NEWER;
-    private final HttpServer server = start();
-
-    private HttpServer start() {
-        try {
-            HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-            http.createContext("/", exchange -> {
-                exchange.getRequestBody().readAllBytes();
-                requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath());
-                byte[] body = answer.getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().set("Content-Type", "application/json");
-                exchange.sendResponseHeaders(200, body.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(body);
-                }
-            });
-            http.start();
-            return http;
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+    private final StubApiServer server = new StubApiServer(request -> new StubApiServer.Answer(200, answer));
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        server.close();
     }
 
     @Test
@@ -79,8 +52,11 @@ class ObjectWritesAnswersTest {
             assertThat(answered.getMetadata().getUid()).isEqualTo("u-a");
             assertThat(answered.getData()).containsEntry("k", "v");
         }
-        assertThat(requests).containsExactly("PATCH /api/v1/namespaces/default/configmaps/a",
-                "PATCH /api/v1/namespaces/default/configmaps/a", "GET /api/v1/namespaces/default/configmaps/a");
+        assertThat(server.requests()).extracting(StubApiServer.Request::method, request -> request.uri()
+                .replaceFirst("\\?.*", "")).containsExactly(
+                        tuple("PATCH", "/api/v1/namespaces/default/configmaps/a"),
+                        tuple("PATCH", "/api/v1/namespaces/default/configmaps/a"),
+                        tuple("GET", "/api/v1/namespaces/default/configmaps/a"));
     }
 
     @Test
@@ -121,7 +97,6 @@ class ObjectWritesAnswersTest {
     }
 
     private ObjectWrites writes(ResourceType<?> primary) {
-        ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + server.getAddress().getPort());
-        return new ObjectWrites(client, "test", primary, new ManualTime(), new OwnWrites(), null, WriteBudget.none());
+        return new ObjectWrites(server.client(), "test", primary, new ManualTime(), new OwnWrites(), null, WriteBudget.none());
     }
 }

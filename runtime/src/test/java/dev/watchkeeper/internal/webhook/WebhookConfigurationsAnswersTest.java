@@ -3,21 +3,15 @@ package dev.watchkeeper.internal.webhook;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpServer;
+import dev.watchkeeper.internal.api.StubApiServer;
 import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.webhook.FailurePolicy;
 import dev.watchkeeper.webhook.Operation;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,36 +29,13 @@ class WebhookConfigurationsAnswersTest {
             + "\"kind\":\"ValidatingWebhookConfiguration\",\"metadata\":{\"name\":\"app\",\"resourceVersion\":\"5\"},"
             + "\"webhooks\":[{\"name\":\"check.example.com\",\"fieldOfANewerServer\":\"Default\"}]}";
 
-    private final List<String> requests = new CopyOnWriteArrayList<>();
     private volatile int status = 200;
-    private final HttpServer server = start();
-
-    private HttpServer start() {
-        try {
-            HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-            http.createContext("/", exchange -> {
-                exchange.getRequestBody().readAllBytes();
-                requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI() + " "
-                        + exchange.getRequestHeaders().getFirst("Content-Type") + " "
-                        + exchange.getRequestHeaders().getFirst("Authorization"));
-                byte[] body = (status == 200 ? NEWER : "{\"kind\":\"Status\",\"code\":403}")
-                        .getBytes(StandardCharsets.UTF_8);
-                exchange.getResponseHeaders().set("Content-Type", "application/json");
-                exchange.sendResponseHeaders(status, body.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(body);
-                }
-            });
-            http.start();
-            return http;
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+    private final StubApiServer server = new StubApiServer(request -> new StubApiServer.Answer(status,
+            status == 200 ? NEWER : "{\"kind\":\"Status\",\"code\":" + status + "}"));
 
     @AfterEach
     void stop() {
-        server.stop(0);
+        server.close();
     }
 
     @Test
@@ -72,9 +43,12 @@ class WebhookConfigurationsAnswersTest {
         List<String> applied = configurations().apply(client(), List.of(webhook()), new byte[] {1});
 
         assertThat(applied).containsExactly("VALIDATING check.example.com");
-        assertThat(requests).containsExactly("PATCH /apis/admissionregistration.k8s.io/v1/"
-                + "validatingwebhookconfigurations/app?fieldManager=app&force=true"
-                + " application/apply-patch+yaml; charset=utf-8 Bearer t0ken");
+        assertThat(server.requests()).singleElement().satisfies(request -> {
+            assertThat(request.method() + " " + request.uri()).isEqualTo("PATCH /apis/admissionregistration.k8s.io/"
+                    + "v1/validatingwebhookconfigurations/app?fieldManager=app&force=true");
+            assertThat(request.contentType()).isEqualTo("application/apply-patch+yaml; charset=utf-8");
+            assertThat(request.authorization()).isEqualTo("Bearer t0ken");
+        });
     }
 
     @Test
@@ -94,10 +68,11 @@ class WebhookConfigurationsAnswersTest {
                 List.of(Operation.CREATE), FailurePolicy.FAIL, 10, Map.of());
     }
 
+    /** With the credentials a real client adds to the request's headers. */
     private ApiClient client() {
-        ApiClient client = new ApiClient().setBasePath("http://127.0.0.1:" + server.getAddress().getPort());
+        ApiClient client = server.client();
         client.setApiKeyPrefix("Bearer");
-        client.setApiKey("t0ken"); // the credentials a real client adds to the request's headers
+        client.setApiKey("t0ken");
         return client;
     }
 }
