@@ -97,6 +97,7 @@ class ObjectWritesAnswersTest {
     }
 
     private ObjectWrites writes(ResourceType<?> primary) {
-        return new ObjectWrites(server.client(), "test", primary, new ManualTime(), new OwnWrites(), null, WriteBudget.none());
+        return new ObjectWrites(server.client(), "test", primary, new ManualTime(), new OwnWrites(), null,
+                WriteBudget.none());
     }
 }

@@ -20,11 +20,12 @@ import java.util.WeakHashMap;
  * field the model does not know, which client-go ignores) and read the tree again, once per nested model; that costs
  * about a third of the decode time and most of its garbage. This Gson reads straight into the same models with the
  * client's own adapter classes for dates and bytes (in their default, RFC 3339 formats, which is what the API
- * server sends), times read by {@link Rfc3339Times} (the client's adapter for any form but the server's), and its {@code managedFields} rule ({@code -Dkubernetes.client.includeManagedFields}); unknown fields
- * are skipped, and equal short strings are shared between objects ({@link SharedStrings}). Its adapters use only
- * the public methods of Gson's reader ({@link StringKeyMaps} reads maps), so a {@link ByteJsonReader} can feed them
- * straight from an object's bytes. It never asks the
- * client's Gson for an adapter: that walks the client's 768 model factories, loading every model class.
+ * server sends), times read by {@link Rfc3339Times} (the client's adapter for any form but the server's), and its
+ * {@code managedFields} rule ({@code -Dkubernetes.client.includeManagedFields}); unknown fields are skipped, and
+ * equal short strings are shared between objects ({@link SharedStrings}). Its adapters use only the public methods
+ * of Gson's reader ({@link StringKeyMaps} reads maps), so a {@link ByteJsonReader} can feed them straight from an
+ * object's bytes. It never asks the client's Gson for a model's adapter: that walks the client's 768 model
+ * factories, loading every model class.
  *
  * <p>An application's own types (custom resources) are read with the client's Gson, in which the models they hold
  * ({@code metadata}, conditions, ...) are read by this one ({@link #around}): leniently and in the same pass.
@@ -52,8 +53,8 @@ public final class ModelGson {
      * with this Gson's adapters. One per client Gson.
      */
     public static Gson around(Gson client) {
-        return Holder.AROUND.computeIfAbsent(client, gson -> gson.newBuilder().registerTypeAdapterFactory(MODEL_ADAPTERS)
-                .create());
+        return Holder.AROUND.computeIfAbsent(client,
+                gson -> gson.newBuilder().registerTypeAdapterFactory(MODEL_ADAPTERS).create());
     }
 
     /** The table of shared strings the Gson's string adapter uses, for readers that share strings too. */
