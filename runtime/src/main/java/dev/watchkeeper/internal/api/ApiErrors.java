@@ -2,7 +2,7 @@ package dev.watchkeeper.internal.api;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParser;
-import dev.watchkeeper.internal.watch.http.Redaction;
+import dev.watchkeeper.internal.text.Redaction;
 import io.kubernetes.client.openapi.ApiException;
 
 /**

@@ -1,6 +1,6 @@
 package dev.watchkeeper.internal.api;
 
-import dev.watchkeeper.internal.watch.http.ObjectDecoder;
+import dev.watchkeeper.internal.json.ObjectDecoder;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;

@@ -3,7 +3,7 @@ package dev.watchkeeper.internal.webhook;
 import com.google.gson.Gson;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
-import dev.watchkeeper.internal.watch.http.ModelGson;
+import dev.watchkeeper.internal.json.ModelGson;
 import dev.watchkeeper.webhook.AdmissionContext;
 import dev.watchkeeper.webhook.AdmissionVerdict;
 import dev.watchkeeper.webhook.FailurePolicy;

@@ -3,7 +3,7 @@ package dev.watchkeeper.internal.webhook;
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import dev.watchkeeper.internal.watch.http.ModelGson;
+import dev.watchkeeper.internal.json.ModelGson;
 import dev.watchkeeper.webhook.Convertible;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.InvocationTargetException;

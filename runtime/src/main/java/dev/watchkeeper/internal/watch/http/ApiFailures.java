@@ -4,6 +4,8 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import dev.watchkeeper.internal.backoff.RetryAfter;
+import dev.watchkeeper.internal.json.JsonFields;
+import dev.watchkeeper.internal.text.Redaction;
 import dev.watchkeeper.internal.watch.ApiFailure;
 import dev.watchkeeper.watch.WatchScope;
 import java.io.EOFException;

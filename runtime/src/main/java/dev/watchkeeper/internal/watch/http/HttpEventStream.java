@@ -4,9 +4,11 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParseException;
 import com.google.gson.JsonParser;
-import dev.watchkeeper.store.CachedObject;
+import dev.watchkeeper.internal.json.JsonFields;
+import dev.watchkeeper.internal.json.ObjectDecoder;
 import dev.watchkeeper.internal.watch.EventStream;
 import dev.watchkeeper.internal.watch.WireEvent;
+import dev.watchkeeper.store.CachedObject;
 import io.kubernetes.client.common.KubernetesObject;
 import java.io.EOFException;
 import java.io.IOException;
@@ -18,9 +20,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import okhttp3.Response;
 import okio.BufferedSource;
-import org.springframework.util.unit.DataSize;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.util.unit.DataSize;
 
 /**
  * Reads a watch response line by line and decodes each line into a {@link WireEvent}. The common line, a change, is

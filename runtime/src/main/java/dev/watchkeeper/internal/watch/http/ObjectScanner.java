@@ -1,8 +1,10 @@
 package dev.watchkeeper.internal.watch.http;
 
+import dev.watchkeeper.internal.json.JsonBytes;
+import dev.watchkeeper.internal.json.SharedStrings;
+import dev.watchkeeper.internal.watch.WireEvent;
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.ObjectKey;
-import dev.watchkeeper.internal.watch.WireEvent;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

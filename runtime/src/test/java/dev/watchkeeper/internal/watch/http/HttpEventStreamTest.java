@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonParser;
+import dev.watchkeeper.internal.json.ModelGson;
+import dev.watchkeeper.internal.json.ObjectDecoder;
 import dev.watchkeeper.internal.watch.WireEvent;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

@@ -4,16 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonParser;
+import dev.watchkeeper.internal.json.ModelGson;
+import dev.watchkeeper.internal.json.ObjectDecoder;
+import dev.watchkeeper.internal.watch.WireEvent;
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.ObjectKey;
-import dev.watchkeeper.internal.watch.WireEvent;
 import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class ObjectScannerTest {
 

@@ -1,4 +1,4 @@
-package dev.watchkeeper.internal.watch.http;
+package dev.watchkeeper.internal.json;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonElement;
@@ -26,7 +26,7 @@ import java.nio.charset.StandardCharsets;
 public final class ObjectDecoder<T extends KubernetesObject> implements CachedObject.Decoder<T> {
 
     /** The object, or {@code problem} naming what could not be decoded. */
-    record Decoded<T>(T object, String problem, String resourceVersion) {
+    public record Decoded<T>(T object, String problem, String resourceVersion) {
     }
 
     private final TypeAdapter<T> adapter;
@@ -84,8 +84,9 @@ public final class ObjectDecoder<T extends KubernetesObject> implements CachedOb
                 + ")" + JsonFields.where(tree);
     }
 
+    /** Decodes an object that an event or a list carried as a JSON tree. */
     @SuppressWarnings("unchecked")
-    Decoded<T> decode(JsonElement element) {
+    public Decoded<T> decode(JsonElement element) {
         String rv = JsonFields.resourceVersion(element);
         if (element == null || !element.isJsonObject()) {
             return new Decoded<>(null, "an object that is not a JSON object" + JsonFields.where(element), rv);

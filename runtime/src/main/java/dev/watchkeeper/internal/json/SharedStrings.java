@@ -1,4 +1,4 @@
-package dev.watchkeeper.internal.watch.http;
+package dev.watchkeeper.internal.json;
 
 import com.google.gson.TypeAdapter;
 import com.google.gson.stream.JsonReader;
@@ -14,7 +14,7 @@ import java.nio.charset.StandardCharsets;
  * hash, so unique strings (names, uids, resource versions) only take a slot and never grow it. No locking: strings
  * are immutable, and a write lost to a race only costs a later miss.
  */
-final class SharedStrings extends TypeAdapter<String> {
+public final class SharedStrings extends TypeAdapter<String> {
 
     private static final int MAX_LENGTH = 64;
     private static final int SLOTS = 4096;
@@ -38,7 +38,7 @@ final class SharedStrings extends TypeAdapter<String> {
     }
 
     /** The shared instance equal to {@code value} if it is short enough to be shared, else {@code value} itself. */
-    String share(String value) {
+    public String share(String value) {
         return value == null || value.length() > MAX_LENGTH ? value : shared(value);
     }
 
@@ -51,7 +51,7 @@ final class SharedStrings extends TypeAdapter<String> {
      * The string of the UTF-8 bytes {@code [from, to)}, shared like {@link #share}; a short ASCII string that is in
      * the table already is found from its bytes, without making a new string or hashing one.
      */
-    String share(byte[] in, int from, int to) {
+    public String share(byte[] in, int from, int to) {
         int length = to - from;
         if (length > MAX_LENGTH) {
             return share(new String(in, from, length, StandardCharsets.UTF_8)); // fewer characters than bytes

@@ -1,4 +1,4 @@
-package dev.watchkeeper.internal.watch.http;
+package dev.watchkeeper.internal.json;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.watchkeeper.internal.watch.http;
+package dev.watchkeeper.internal.text;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,4 +1,4 @@
-package dev.watchkeeper.internal.watch.http;
+package dev.watchkeeper.internal.json;
 
 import com.google.gson.Gson;
 import com.google.gson.GsonBuilder;
@@ -58,7 +58,7 @@ public final class ModelGson {
     }
 
     /** The table of shared strings the Gson's string adapter uses, for readers that share strings too. */
-    static SharedStrings strings() {
+    public static SharedStrings strings() {
         return Holder.STRINGS;
     }
 

@@ -1,15 +1,16 @@
-package dev.watchkeeper.internal.watch.http;
+package dev.watchkeeper.internal.json;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * What the two byte-level JSON readers ({@link ObjectScanner}, {@link ByteJsonReader}) share: finding the end of the
- * plain part of a string eight bytes at a time (the bytes that need a closer look are a quote, a backslash and a
- * control character; everything else, multi-byte characters included, is copied as it is), white space, literals.
+ * What the two byte-level JSON readers (the watchers' {@code ObjectScanner} and {@link ByteJsonReader}) share:
+ * finding the end of the plain part of a string eight bytes at a time (the bytes that need a closer look are a quote,
+ * a backslash and a control character; everything else, multi-byte characters included, is copied as it is), white
+ * space, literals.
  */
-final class JsonBytes {
+public final class JsonBytes {
 
     private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long ONES = 0x0101010101010101L;
@@ -25,7 +26,7 @@ final class JsonBytes {
      * The index of the first quote, backslash or control character (below 0x20) at or after {@code from}, or
      * {@code limit} if there is none before it.
      */
-    static int plainRun(byte[] in, int from, int limit) {
+    public static int plainRun(byte[] in, int from, int limit) {
         int i = from;
         while (i + Long.BYTES <= limit) {
             long word = (long) WORDS.get(in, i);
@@ -47,7 +48,7 @@ final class JsonBytes {
     }
 
     /** Where the white space (as JSON defines it) from {@code from} ends. */
-    static int skipSpace(byte[] in, int from, int limit) {
+    public static int skipSpace(byte[] in, int from, int limit) {
         int i = from;
         while (i < limit) {
             byte b = in[i];
@@ -60,7 +61,7 @@ final class JsonBytes {
     }
 
     /** Where the ASCII {@code word} that starts at {@code at} ends, or -1 if it does not start there. */
-    static int literal(byte[] in, int at, int limit, String word) {
+    public static int literal(byte[] in, int at, int limit, String word) {
         if (at + word.length() > limit) {
             return -1;
         }

@@ -1,4 +1,4 @@
-package dev.watchkeeper.internal.watch.http;
+package dev.watchkeeper.internal.json;
 
 import com.google.gson.stream.JsonReader;
 import com.google.gson.stream.JsonToken;
@@ -22,7 +22,7 @@ import java.util.Arrays;
  * {@code StringKeyMaps} and {@code Rfc3339Times}. {@code ByteReadersDifferentialTest} holds it to Gson's reader and
  * the client's decoding on generated, cut and mutated input.
  */
-final class ByteJsonReader extends JsonReader {
+public final class ByteJsonReader extends JsonReader {
 
     private static final Reader UNREADABLE = new Reader() {
         @Override
@@ -54,7 +54,7 @@ final class ByteJsonReader extends JsonReader {
     private final SharedStrings strings;
 
     /** Reads {@code json}; short strings are shared through {@code strings}. */
-    ByteJsonReader(byte[] json, SharedStrings strings) {
+    public ByteJsonReader(byte[] json, SharedStrings strings) {
         super(UNREADABLE);
         this.in = json;
         this.strings = strings;

@@ -1,4 +1,4 @@
-package dev.watchkeeper.internal.watch.http;
+package dev.watchkeeper.internal.json;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonSyntaxException;

@@ -1,15 +1,16 @@
-package dev.watchkeeper.internal.watch.http;
+package dev.watchkeeper.internal.json;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 
 /** Safe reads of metadata fields from a JSON tree whose shape is not trusted. */
-final class JsonFields {
+public final class JsonFields {
 
     private JsonFields() {
     }
 
-    static JsonObject object(JsonElement element, String field) {
+    /** The object {@code field} of {@code element}, or {@code null} when either is not an object. */
+    public static JsonObject object(JsonElement element, String field) {
         if (element == null || !element.isJsonObject()) {
             return null;
         }
@@ -17,7 +18,8 @@ final class JsonFields {
         return value != null && value.isJsonObject() ? value.getAsJsonObject() : null;
     }
 
-    static String string(JsonElement element, String field) {
+    /** The value of {@code field} of {@code element} as text, or {@code null} when it is not a primitive. */
+    public static String string(JsonElement element, String field) {
         if (element == null || !element.isJsonObject()) {
             return null;
         }
@@ -25,12 +27,13 @@ final class JsonFields {
         return value != null && value.isJsonPrimitive() ? value.getAsString() : null;
     }
 
-    static String resourceVersion(JsonElement object) {
+    /** {@code metadata.resourceVersion} of {@code object}, or {@code null}. */
+    public static String resourceVersion(JsonElement object) {
         return string(object(object, "metadata"), "resourceVersion");
     }
 
     /** {@code " (namespace/name at resourceVersion rv)"} with whatever is known, for messages. */
-    static String where(JsonElement object) {
+    public static String where(JsonElement object) {
         JsonObject metadata = object(object, "metadata");
         String namespace = string(metadata, "namespace");
         String name = string(metadata, "name");

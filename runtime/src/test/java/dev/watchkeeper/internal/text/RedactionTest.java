@@ -1,4 +1,4 @@
-package dev.watchkeeper.internal.watch.http;
+package dev.watchkeeper.internal.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
