@@ -20,14 +20,24 @@ public final class Calls {
     }
 
     /**
-     * The object of {@code call}'s answer, decoded as the watchers decode objects ({@link ObjectDecoder}): a field
-     * the model does not know is skipped.
+     * The object of {@code call}'s answer, decoded as the watchers decode objects ({@link #object(ApiClient, byte[],
+     * Class)}).
      *
-     * @throws ApiException as {@link #body}, or when the answer is not a {@code type} (saying what it is)
+     * @throws ApiException as {@link #body(Call)}, or when the answer is not a {@code type} (saying what it is)
      */
     public static <T extends KubernetesObject> T object(ApiClient client, Call call, Class<T> type)
             throws ApiException {
-        byte[] answer = body(call);
+        return object(client, body(call), type);
+    }
+
+    /**
+     * The object {@code answer} holds, decoded as the watchers decode objects ({@link ObjectDecoder}): a field the
+     * model does not know is skipped.
+     *
+     * @throws ApiException when the answer is not a {@code type}, saying what it is
+     */
+    public static <T extends KubernetesObject> T object(ApiClient client, byte[] answer, Class<T> type)
+            throws ApiException {
         ObjectDecoder<T> decoder = new ObjectDecoder<>(client.getJSON().getGson(), type);
         T object = decoder.decode(answer);
         if (object == null) {
@@ -45,15 +55,25 @@ public final class Calls {
      */
     public static byte[] body(Call call) throws ApiException {
         try (Response response = call.execute()) {
-            ResponseBody body = response.body();
-            byte[] bytes = body == null ? new byte[0] : body.bytes();
-            if (!response.isSuccessful()) {
-                throw new ApiException(response.message(), response.code(), response.headers().toMultimap(),
-                        new String(bytes, StandardCharsets.UTF_8));
-            }
-            return bytes;
+            return body(response);
         } catch (IOException e) {
             throw new ApiException(e);
         }
+    }
+
+    /**
+     * The body of {@code response}, which the caller closes.
+     *
+     * @throws ApiException for a non-2xx answer, with its code, headers and body
+     * @throws IOException  when the body cannot be read
+     */
+    public static byte[] body(Response response) throws ApiException, IOException {
+        ResponseBody body = response.body();
+        byte[] bytes = body == null ? new byte[0] : body.bytes();
+        if (!response.isSuccessful()) {
+            throw new ApiException(response.message(), response.code(), response.headers().toMultimap(),
+                    new String(bytes, StandardCharsets.UTF_8));
+        }
+        return bytes;
     }
 }

@@ -1,6 +1,8 @@
 package dev.watchkeeper.internal.leader;
 
-import io.kubernetes.client.openapi.ApiCallback;
+import com.google.gson.JsonParseException;
+import dev.watchkeeper.internal.api.Calls;
+import dev.watchkeeper.internal.json.ModelGson;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
@@ -9,7 +11,8 @@ import io.kubernetes.client.openapi.models.V1Lease;
 import io.kubernetes.client.openapi.models.V1LeaseList;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Preconditions;
-import io.kubernetes.client.openapi.models.V1Status;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +21,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import okhttp3.Call;
+import okhttp3.Callback;
+import okhttp3.Response;
 
 /**
- * The Lease a {@link LeaderElector} competes for (or a sharding member's Lease), read and written through client-java's {@link CoordinationV1Api}
- * with optimistic concurrency: an update carries the resourceVersion it was based on, so of two writers of one
- * version only one wins and the other gets 409 Conflict (client-go's {@code resourcelock.LeaseLock}).
+ * The Lease a {@link LeaderElector} competes for (or a sharding member's Lease), written with optimistic
+ * concurrency: an update carries the resourceVersion it was based on, so of two writers of one version only one wins
+ * and the other gets 409 Conflict (client-go's {@code resourcelock.LeaseLock}). The calls are built by client-java's
+ * {@link CoordinationV1Api}; their answers are read as the watchers read objects ({@link Calls}), so a field an API
+ * server newer than the client sends is skipped.
  *
  * <p>Every call has a time limit, so a hanging connection cannot keep a leader believing it leads past its renew
  * deadline: the call is cancelled and fails.
@@ -39,11 +46,14 @@ public final class LeaseLock {
         }
     }
 
+    private final ApiClient client;
+    /** Builds the calls, which {@link #call} sends. */
     private final CoordinationV1Api api;
     private final String namespace;
     private final String name;
 
     public LeaseLock(ApiClient client, String namespace, String name) {
+        this.client = client;
         this.api = new CoordinationV1Api(client);
         this.namespace = namespace;
         this.name = name;
@@ -52,7 +62,7 @@ public final class LeaseLock {
     /** The Lease, or {@code null} when it does not exist. */
     public Observed get(Duration limit) throws ApiException {
         try {
-            return observed(call(limit, callback -> api.readNamespacedLease(name, namespace).executeAsync(callback)));
+            return observed(lease(limit, api.readNamespacedLease(name, namespace).buildCall(null)));
         } catch (ApiException e) {
             if (e.getCode() == 404) {
                 return null;
@@ -73,7 +83,7 @@ public final class LeaseLock {
     public Observed create(V1ObjectMeta metadata, LeaseRecord record, Duration limit) throws ApiException {
         V1Lease lease = new V1Lease().apiVersion("coordination.k8s.io/v1").kind("Lease")
                 .metadata(metadata.name(name).namespace(namespace)).spec(record.toSpec());
-        return observed(call(limit, callback -> api.createNamespacedLease(namespace, lease).executeAsync(callback)));
+        return observed(lease(limit, api.createNamespacedLease(namespace, lease).buildCall(null)));
     }
 
     /** Replaces the record of {@code current}; 409 when the Lease changed since {@code current} was read. */
@@ -90,8 +100,7 @@ public final class LeaseLock {
         V1Lease lease = new V1Lease().apiVersion("coordination.k8s.io/v1").kind("Lease")
                 .metadata(metadata.resourceVersion(current.lease().getMetadata().getResourceVersion()))
                 .spec(record.toSpec());
-        return observed(call(limit,
-                callback -> api.replaceNamespacedLease(name, namespace, lease).executeAsync(callback)));
+        return observed(lease(limit, api.replaceNamespacedLease(name, namespace, lease).buildCall(null)));
     }
 
     /**
@@ -103,17 +112,25 @@ public final class LeaseLock {
         V1ObjectMeta metadata = current.lease().getMetadata();
         V1DeleteOptions options = new V1DeleteOptions().preconditions(
                 new V1Preconditions().uid(metadata.getUid()).resourceVersion(metadata.getResourceVersion()));
-        LeaseLock.<V1Status>call(limit, callback -> api.deleteNamespacedLease(metadata.getName(),
-                metadata.getNamespace()).body(options)
-                .executeAsync(callback));
+        call(limit, api.deleteNamespacedLease(metadata.getName(), metadata.getNamespace()).body(options)
+                .buildCall(null)); // the answer (a Status) says nothing more than its code
     }
 
     /** The Leases of {@code namespace} that match {@code labelSelector}, in one unpaged, consistent list. */
     public static List<Observed> list(ApiClient client, String namespace, String labelSelector, Duration limit)
             throws ApiException {
         CoordinationV1Api api = new CoordinationV1Api(client);
-        V1LeaseList list = call(limit, callback -> api.listNamespacedLease(namespace).labelSelector(labelSelector)
-                .executeAsync(callback));
+        String answer = new String(call(limit, api.listNamespacedLease(namespace).labelSelector(labelSelector)
+                .buildCall(null)), StandardCharsets.UTF_8);
+        V1LeaseList list;
+        try {
+            list = ModelGson.around(client.getJSON().getGson()).fromJson(answer, V1LeaseList.class);
+        } catch (JsonParseException e) {
+            throw new ApiException("the API server's answer is not a LeaseList: " + e.getMessage());
+        }
+        if (list == null || list.getItems() == null) {
+            throw new ApiException("the API server's answer is not a LeaseList: it has no items");
+        }
         return list.getItems().stream().map(LeaseLock::observed).toList();
     }
 
@@ -126,26 +143,29 @@ public final class LeaseLock {
         return new Observed(lease, LeaseRecord.of(lease.getSpec()));
     }
 
-    /** Starts a call and waits for its answer up to {@code limit}, cancelling it when the limit passes. */
-    private static <T> T call(Duration limit, Starter<T> starter) throws ApiException {
-        CompletableFuture<T> answer = new CompletableFuture<>();
-        Call call = starter.start(new ApiCallback<>() {
+    /** The Lease {@code call} answers, read as the watchers read objects ({@link Calls#object}). */
+    private V1Lease lease(Duration limit, Call call) throws ApiException {
+        return Calls.object(client, call(limit, call), V1Lease.class);
+    }
+
+    /** Sends {@code call} and waits for its answer's body up to {@code limit}, cancelling it when the limit passes. */
+    private static byte[] call(Duration limit, Call call) throws ApiException {
+        CompletableFuture<byte[]> answer = new CompletableFuture<>();
+        call.enqueue(new Callback() {
             @Override
-            public void onFailure(ApiException e, int statusCode, Map<String, List<String>> responseHeaders) {
-                answer.completeExceptionally(e);
+            public void onFailure(Call failed, IOException e) {
+                answer.completeExceptionally(new ApiException(e));
             }
 
             @Override
-            public void onSuccess(T result, int statusCode, Map<String, List<String>> responseHeaders) {
-                answer.complete(result);
-            }
-
-            @Override
-            public void onUploadProgress(long bytesWritten, long contentLength, boolean done) {
-            }
-
-            @Override
-            public void onDownloadProgress(long bytesRead, long contentLength, boolean done) {
+            public void onResponse(Call answered, Response response) {
+                try (response) {
+                    answer.complete(Calls.body(response));
+                } catch (ApiException e) {
+                    answer.completeExceptionally(e);
+                } catch (IOException e) {
+                    answer.completeExceptionally(new ApiException(e));
+                }
             }
         });
         try {
@@ -163,10 +183,5 @@ public final class LeaseLock {
             }
             throw new ApiException(e.getCause());
         }
-    }
-
-    @FunctionalInterface
-    private interface Starter<T> {
-        Call start(ApiCallback<T> callback) throws ApiException;
     }
 }
