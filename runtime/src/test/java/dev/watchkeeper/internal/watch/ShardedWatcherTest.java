@@ -99,8 +99,9 @@ class ShardedWatcherTest {
         watcher.reshard(X);
         awaitEvents("InitDone", 1);
         assertThat(names(watcher)).isEqualTo(server.namesIn(X));
-        assertThat(watcher.snapshot().shard()).isEqualTo(new WatcherSnapshot.Shard(
-                WatcherSnapshot.Shard.By.OBJECT_UID, "[0-63]", serverFilters ? Mode.SERVER : Mode.CLIENT));
+        // the snapshot is published after the transition that delivered InitDone
+        await().untilAsserted(() -> assertThat(watcher.snapshot().shard()).isEqualTo(new WatcherSnapshot.Shard(
+                WatcherSnapshot.Shard.By.OBJECT_UID, "[0-63]", serverFilters ? Mode.SERVER : Mode.CLIENT)));
 
         Set<String> kept = intersection(server.namesIn(X), server.namesIn(Y));
         String keptName = kept.iterator().next();
@@ -207,8 +208,8 @@ class ShardedWatcherTest {
         awaitEvents("InitDone", 1);
         assertThat(names(watcher)).containsExactly("owned-in");
         assertThat(server.requests.get(0)).as("no selector can ask for an owner").isEqualTo("list null");
-        assertThat(watcher.snapshot().shard()).isEqualTo(new WatcherSnapshot.Shard(
-                WatcherSnapshot.Shard.By.CONTROLLER_OWNER_UID, "[0-63]", Mode.CLIENT));
+        await().untilAsserted(() -> assertThat(watcher.snapshot().shard()).isEqualTo(new WatcherSnapshot.Shard(
+                WatcherSnapshot.Shard.By.CONTROLLER_OWNER_UID, "[0-63]", Mode.CLIENT)));
         await().until(() -> server.requests.size() == 2);
         events.clear();
 
