@@ -15,7 +15,7 @@ import java.time.ZoneOffset;
  * Reads times as the client's own adapter does, but the form the API server writes ({@code 2026-01-01T10:20:30Z},
  * RFC 3339 with an optional fraction and a {@code Z} or {@code ±hh:mm} offset) without a {@code DateTimeFormatter},
  * which took a tenth of a ConfigMap's decoding. Any other text, and any invalid date or time, goes to the client's
- * adapter, which reads it or fails in its own words; writing is the client's adapter's too.
+ * adapter, which reads it or fails in its own words; writing is the client's Gson's.
  */
 final class Rfc3339Times extends TypeAdapter<OffsetDateTime> {
 
@@ -34,9 +34,10 @@ final class Rfc3339Times extends TypeAdapter<OffsetDateTime> {
         return time != null ? time : client.fromJsonTree(new JsonPrimitive(text));
     }
 
+    /** As the client's Gson writes times: in microseconds, which is what the API server reads in a MicroTime. */
     @Override
     public void write(JsonWriter out, OffsetDateTime value) throws IOException {
-        client.write(out, value);
+        JSON.getGson().getAdapter(OffsetDateTime.class).write(out, value);
     }
 
     /** The time {@code text} says in the API server's form, or {@code null} if it is in another form or invalid. */

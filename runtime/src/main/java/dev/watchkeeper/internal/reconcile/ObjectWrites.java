@@ -2,6 +2,7 @@ package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.internal.api.Calls;
 import dev.watchkeeper.internal.api.FailedCall;
+import dev.watchkeeper.internal.json.ModelGson;
 import com.google.gson.Gson;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
@@ -327,7 +328,11 @@ final class ObjectWrites {
         }
     }
 
+    /**
+     * The client's Gson, its models read and written by {@link ModelGson}: the same JSON as the client's own adapters
+     * write, in one pass instead of a tree per nested model.
+     */
     private static Gson gson() {
-        return JSON.getGson();
+        return ModelGson.around(JSON.getGson());
     }
 }

@@ -84,7 +84,7 @@ final class StatusConditions {
         if (like instanceof DynamicKubernetesObject) {
             return json;
         }
-        return ObjectWrites.tree(gson().fromJson(json, like.getClass()));
+        return ObjectWrites.tree(ObjectWrites.fromJson(json, like));
     }
 
     /** Now as {@code metav1.Time} writes it: UTC, whole seconds. */
