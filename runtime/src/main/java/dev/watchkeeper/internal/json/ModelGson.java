@@ -29,6 +29,9 @@ import java.util.WeakHashMap;
  *
  * <p>An application's own types (custom resources) are read with the client's Gson, in which the models they hold
  * ({@code metadata}, conditions, ...) are read by this one ({@link #around}): leniently and in the same pass.
+ *
+ * <p>It writes the models as the client's Gson does (the same fields, times in the client's microseconds), without
+ * the client's tree per nested model: the reconcilers' request bodies are written with it.
  */
 public final class ModelGson {
 
