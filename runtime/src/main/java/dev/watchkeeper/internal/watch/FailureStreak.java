@@ -47,6 +47,8 @@ final class FailureStreak {
     private final boolean reportsDelays;
     private final BackOffSleeper sleeper;
     private final Duration resetAfter;
+    /** The backoff as snapshots show it, made once: a snapshot is built at every transition. */
+    private final String description;
     private final Clock clock;
     private volatile boolean restartRequested;
     private volatile boolean waiting;
@@ -79,11 +81,12 @@ final class FailureStreak {
         this.backOffPolicy = policy instanceof SleepingBackOffPolicy<?> sleeping ? sleeping.withSleeper(sleeper) : policy;
         this.streak = retryPolicy.open(null);
         this.curve = backOffPolicy.start(streak);
+        this.description = backOffPolicy + " reset after " + resetAfter;
     }
 
     /** The backoff in use, as the snapshot shows it. */
     String description() {
-        return backOffPolicy + " reset after " + resetAfter;
+        return description;
     }
 
     /** Failures since the last progress. */
