@@ -41,7 +41,12 @@ record WatchedKinds(List<Kind> kinds) {
 
     /** Whether a watcher of this reconciler delivers objects like {@code object}. */
     boolean includes(KubernetesObject object) {
-        return kinds.stream().anyMatch(kind -> matches(kind.type(), object));
+        for (Kind kind : kinds) { // twice per write: a loop, not a stream
+            if (matches(kind.type(), object)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Whether {@code object} is of the primary's kind. */
