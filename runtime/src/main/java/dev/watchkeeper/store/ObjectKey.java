@@ -33,6 +33,21 @@ public record ObjectKey(String namespace, String name) implements Comparable<Obj
         return byNamespace != 0 ? byNamespace : name.compareTo(other.name);
     }
 
+    /**
+     * Equal when namespace and name are, as for any record; written out because keys are hashed and compared on
+     * every store, index and queue operation, and the generated form is slow until the JIT compiles it.
+     */
+    @Override
+    public boolean equals(Object other) {
+        return this == other || other instanceof ObjectKey key && name.equals(key.name)
+                && Objects.equals(namespace, key.namespace);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * Objects.hashCode(namespace) + name.hashCode();
+    }
+
     /** {@code namespace/name}, or just {@code name} for a cluster-scoped object. */
     @Override
     public String toString() {
