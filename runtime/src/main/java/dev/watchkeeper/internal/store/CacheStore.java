@@ -210,12 +210,20 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T> {
         return resolved(indexes.index(index, key));
     }
 
-    /** The candidates the store still holds and that still match, in key order; decodes only those. */
+    /**
+     * The candidates the store still holds and that still match, each once, in key order; decodes only those. A
+     * candidate can come twice when the writer took it out and filed it again while the lookup read its index.
+     */
     private List<T> resolved(StoreIndexes.Lookup<T> lookup) {
         List<ObjectKey> keys = lookup.candidates();
         keys.sort(null);
         List<T> models = new ArrayList<>(keys.size());
+        ObjectKey previous = null;
         for (ObjectKey key : keys) {
+            if (key.equals(previous)) {
+                continue;
+            }
+            previous = key;
             Entry<T> entry = entries.get(key);
             if (entry != null && lookup.matches().test(entry.object())) {
                 T model = decoded(entry.object());

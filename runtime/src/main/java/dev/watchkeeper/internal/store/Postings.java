@@ -109,7 +109,10 @@ final class Postings {
         return true;
     }
 
-    /** The keys of the objects filed under {@code key}, in no order; a copy the caller may sort. */
+    /**
+     * The keys of the objects filed under {@code key}, in no order; a copy the caller may sort. Read while the writer
+     * takes an object out of a set and files it again, it can name that object twice.
+     */
     List<ObjectKey> get(String key) {
         Object current = byKey.get(key);
         if (current == null) {
