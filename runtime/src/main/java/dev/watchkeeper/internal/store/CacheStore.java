@@ -19,7 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -162,20 +162,18 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T> {
 
     /** Every cached object, ordered by namespace and name, none decoded by the call; for handing on, not reading. */
     public List<CachedObject<T>> cachedObjects() {
-        return entries.entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> e.getValue().object())
-                .toList();
+        return inKeyOrder(object -> true);
     }
 
     @Override
     public List<T> list() {
-        return decodedInOrder(entries.entrySet().stream());
+        return decoded(inKeyOrder(object -> true));
     }
 
     @Override
     public List<T> list(String labelSelector) {
         LabelSelector selector = LabelSelector.parse(labelSelector);
-        return decodedInOrder(entries.entrySet().stream()
-                .filter(e -> selector.matches(e.getValue().object().labels())));
+        return decoded(inKeyOrder(object -> selector.matches(object.labels())));
     }
 
     @Override
@@ -235,14 +233,45 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T> {
         return models;
     }
 
-    private List<T> decodedInOrder(Stream<Map.Entry<ObjectKey, Entry<T>>> selected) {
-        List<T> models = new ArrayList<>();
-        selected.sorted(Map.Entry.comparingByKey()).forEach(e -> {
-            T model = decoded(e.getValue().object());
+    /**
+     * The cached objects {@code selected} accepts, each key once, in key order. Reading the map while the writer
+     * deletes an object and applies it again can meet its key twice; then the object held now counts, if any.
+     */
+    private List<CachedObject<T>> inKeyOrder(Predicate<CachedObject<T>> selected) {
+        List<Map.Entry<ObjectKey, Entry<T>>> found = new ArrayList<>();
+        entries.entrySet().forEach(e -> {
+            if (selected.test(e.getValue().object())) {
+                found.add(e);
+            }
+        });
+        found.sort(Map.Entry.comparingByKey());
+        List<CachedObject<T>> objects = new ArrayList<>(found.size());
+        for (int i = 0, next; i < found.size(); i = next) {
+            ObjectKey key = found.get(i).getKey();
+            next = i + 1;
+            while (next < found.size() && found.get(next).getKey().equals(key)) {
+                next++;
+            }
+            CachedObject<T> object = found.get(i).getValue().object();
+            if (next - i > 1) {
+                Entry<T> now = entries.get(key);
+                object = now != null && selected.test(now.object()) ? now.object() : null;
+            }
+            if (object != null) {
+                objects.add(object);
+            }
+        }
+        return objects;
+    }
+
+    private List<T> decoded(List<CachedObject<T>> objects) {
+        List<T> models = new ArrayList<>(objects.size());
+        for (CachedObject<T> object : objects) {
+            T model = decoded(object);
             if (model != null) {
                 models.add(model);
             }
-        });
+        }
         return models;
     }
 

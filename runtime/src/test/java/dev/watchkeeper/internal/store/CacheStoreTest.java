@@ -6,7 +6,9 @@ import dev.watchkeeper.store.CachedObject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 class CacheStoreTest {
@@ -38,6 +40,39 @@ class CacheStoreTest {
         assertThat(swept).extracting(object -> object.key().name()).containsExactly("a");
         assertThat(store.list()).extracting(c -> c.getMetadata().getName()).containsExactly("b");
         assertThat(store.ready()).isCompleted();
+    }
+
+    @Test
+    void aListNamesAnObjectOnceWhileTheWriterDeletesItAndAppliesItAgain() throws InterruptedException {
+        CacheStore<V1ConfigMap> store = new CacheStore<>("recreated", true);
+        List<CachedObject<V1ConfigMap>> objects = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            V1ConfigMap model = withManagedFields(String.format("cm-%02d", i));
+            model.getMetadata().putLabelsItem("app", "x");
+            objects.add(CachedObject.of(model));
+            store.apply(objects.get(i));
+        }
+        List<List<String>> repeated = new CopyOnWriteArrayList<>();
+        Thread reader = new Thread(() -> {
+            for (int read = 0; read < 60_000 && repeated.isEmpty(); read++) {
+                List<String> names = switch (read % 3) {
+                    case 0 -> store.list().stream().map(cm -> cm.getMetadata().getName()).toList();
+                    case 1 -> store.list("app=x").stream().map(cm -> cm.getMetadata().getName()).toList();
+                    default -> store.cachedObjects().stream().map(object -> object.key().name()).toList();
+                };
+                if (names.stream().distinct().count() != names.size()) {
+                    repeated.add(names);
+                }
+            }
+        }, "list-reader");
+        reader.start();
+        for (int i = 0; reader.isAlive(); i = (i + 1) % objects.size()) {
+            store.delete(objects.get(i).key());
+            store.apply(objects.get(i));
+        }
+        reader.join();
+
+        assertThat(repeated).as("lists that named an object twice").isEmpty();
     }
 
     private static V1ConfigMap withManagedFields(String name) {
