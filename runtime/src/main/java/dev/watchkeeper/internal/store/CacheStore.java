@@ -167,13 +167,13 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T> {
 
     @Override
     public List<T> list() {
-        return decoded(inKeyOrder(object -> true));
+        return models(inKeyOrder(object -> true));
     }
 
     @Override
     public List<T> list(String labelSelector) {
         LabelSelector selector = LabelSelector.parse(labelSelector);
-        return decoded(inKeyOrder(object -> selector.matches(object.labels())));
+        return models(inKeyOrder(object -> selector.matches(object.labels())));
     }
 
     @Override
@@ -264,7 +264,8 @@ public final class CacheStore<T extends KubernetesObject> implements Store<T> {
         return objects;
     }
 
-    private List<T> decoded(List<CachedObject<T>> objects) {
+    /** The models of {@code objects}, in their order, without the undecodable ones. */
+    private List<T> models(List<CachedObject<T>> objects) {
         List<T> models = new ArrayList<>(objects.size());
         for (CachedObject<T> object : objects) {
             T model = decoded(object);
