@@ -17,7 +17,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
@@ -214,21 +213,8 @@ class CacheStoreIndexTest {
             objects.add(CachedObject.of(cm("ns", String.format("cm-%02d", i), "owner", Map.of())));
             store.apply(objects.get(i));
         }
-        List<List<String>> repeated = new CopyOnWriteArrayList<>();
-        Thread reader = new Thread(() -> {
-            for (int read = 0; read < 200_000 && repeated.isEmpty(); read++) {
-                List<String> names = names(store.listInNamespace("ns"));
-                if (names.stream().distinct().count() != names.size()) {
-                    repeated.add(names);
-                }
-            }
-        }, "index-reader");
-        reader.start();
-        for (int i = 0; reader.isAlive(); i = (i + 1) % objects.size()) {
-            store.delete(objects.get(i).key());
-            store.apply(objects.get(i));
-        }
-        reader.join();
+        List<List<String>> repeated = Recreations.repeatedAnswers(store, objects, 200_000,
+                read -> names(store.listInNamespace("ns")));
 
         assertThat(repeated).as("lookups that named an object twice").isEmpty();
     }

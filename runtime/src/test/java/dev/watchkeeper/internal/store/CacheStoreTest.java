@@ -8,7 +8,6 @@ import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 class CacheStoreTest {
@@ -52,25 +51,11 @@ class CacheStoreTest {
             objects.add(CachedObject.of(model));
             store.apply(objects.get(i));
         }
-        List<List<String>> repeated = new CopyOnWriteArrayList<>();
-        Thread reader = new Thread(() -> {
-            for (int read = 0; read < 60_000 && repeated.isEmpty(); read++) {
-                List<String> names = switch (read % 3) {
-                    case 0 -> store.list().stream().map(cm -> cm.getMetadata().getName()).toList();
-                    case 1 -> store.list("app=x").stream().map(cm -> cm.getMetadata().getName()).toList();
-                    default -> store.cachedObjects().stream().map(object -> object.key().name()).toList();
-                };
-                if (names.stream().distinct().count() != names.size()) {
-                    repeated.add(names);
-                }
-            }
-        }, "list-reader");
-        reader.start();
-        for (int i = 0; reader.isAlive(); i = (i + 1) % objects.size()) {
-            store.delete(objects.get(i).key());
-            store.apply(objects.get(i));
-        }
-        reader.join();
+        List<List<String>> repeated = Recreations.repeatedAnswers(store, objects, 60_000, read -> switch (read % 3) {
+            case 0 -> store.list().stream().map(cm -> cm.getMetadata().getName()).toList();
+            case 1 -> store.list("app=x").stream().map(cm -> cm.getMetadata().getName()).toList();
+            default -> store.cachedObjects().stream().map(object -> object.key().name()).toList();
+        });
 
         assertThat(repeated).as("lists that named an object twice").isEmpty();
     }
