@@ -1,5 +1,6 @@
 package dev.watchkeeper.autoconfigure;
 
+import dev.watchkeeper.internal.api.ServerWaits;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.watchkeeper.annotation.KubernetesResource;
@@ -61,6 +62,7 @@ final class StartUpCustomResourceDefinitions {
 
     /** @param conversion how the API server calls the conversion webhook; {@code null} when not configured */
     StartUpCustomResourceDefinitions(ApiClient client, TimeSource time, WebhookClientConfig conversion) {
+        ServerWaits.on(client, time);
         this.definitions = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", client);
         this.time = time;
         this.conversion = conversion;

@@ -1,5 +1,6 @@
 package dev.watchkeeper.autoconfigure;
 
+import dev.watchkeeper.internal.api.ServerWaits;
 import dev.watchkeeper.internal.annotation.ReconcilerAnnotationBeanPostProcessor;
 import dev.watchkeeper.internal.annotation.WatchListenerAnnotationBeanPostProcessor;
 import dev.watchkeeper.backoff.TimeSource;
@@ -71,13 +72,15 @@ public final class WatchkeeperAutoConfiguration {
 
     /**
      * From the connection details, with the default user agent ({@link UserAgent}), then every
-     * {@link ApiClientCustomizer} in order.
+     * {@link ApiClientCustomizer} in order; its requests honour the server's {@code Retry-After}
+     * ({@link ServerWaits}).
      */
     @Bean
     @ConditionalOnMissingBean
     ApiClient watchkeeperApiClient(KubernetesConnectionDetails connection,
-            ObjectProvider<ApiClientCustomizer> customizers, Environment environment) {
+            ObjectProvider<ApiClientCustomizer> customizers, Environment environment, TimeSource time) {
         ApiClient client = KubernetesApiClients.customized(connection, customizers, environment);
+        ServerWaits.on(client, time);
         log.info("Watchkeeper talks to the Kubernetes API at {}, configured by {}", client.getBasePath(),
                 connection instanceof DiscoveredConnectionDetails discovered ? discovered.origin()
                         : "a KubernetesConnectionDetails bean (" + connection.getClass().getName() + ")");
@@ -105,6 +108,7 @@ public final class WatchkeeperAutoConfiguration {
             ObjectProvider<ReconcileObserver> observer, ObjectProvider<LeaderElector> elector,
             ObjectProvider<ShardCoordinator> coordinator, ApplicationEventPublisher events, Environment environment,
             EventRecorder recorder) {
+        ServerWaits.on(apiClient, time); // an application's own ApiClient too, before anything writes through it
         ThreadFactory threads = WatchkeeperThreads.of(environment);
         LeaderElector leader = elector.getIfAvailable();
         RegistryServices services = new RegistryServices(apiClient, time, settings, threads, threads,

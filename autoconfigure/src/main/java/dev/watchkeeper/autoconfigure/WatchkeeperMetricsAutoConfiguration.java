@@ -1,5 +1,9 @@
 package dev.watchkeeper.autoconfigure;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.kubernetes.client.openapi.ApiClient;
+import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.api.ServerWaits;
 import dev.watchkeeper.internal.annotation.WatchListenerAnnotationBeanPostProcessor;
 import dev.watchkeeper.autoconfigure.metrics.ObservationReconcileObserver;
 import dev.watchkeeper.autoconfigure.metrics.ReconcileObservationConvention;
@@ -53,6 +57,23 @@ public final class WatchkeeperMetricsAutoConfiguration {
     @ConditionalOnBean(ObservationRegistry.class)
     ApiClientCustomizer watchkeeperApiRequestObservations(ObservationRegistry observations) {
         return new ApiRequestObservations(observations);
+    }
+
+    /**
+     * Counters of the server's {@code Retry-After} ({@link ServerWaits}): {@code watchkeeper.api.retry.after}, answers
+     * 429 or 503 that asked for a wait, and {@code watchkeeper.api.requests.held}, requests not sent inside one.
+     */
+    @Bean
+    @ConditionalOnBean(ApiClient.class)
+    MeterBinder watchkeeperServerWaitsMetrics(ApiClient apiClient, TimeSource time) {
+        ServerWaits waits = ServerWaits.on(apiClient, time);
+        return meters -> {
+            FunctionCounter.builder("watchkeeper.api.retry.after", waits, ServerWaits::answered)
+                    .description("API answers 429 or 503 whose Retry-After held their object").register(meters);
+            FunctionCounter.builder("watchkeeper.api.requests.held", waits, ServerWaits::heldBack)
+                    .description("Requests not sent: their object was inside the server's Retry-After")
+                    .register(meters);
+        };
     }
 
     /** Gauge {@code watchkeeper.leader}: 1 while this replica holds the Lease (tag {@code lease}), else 0. */

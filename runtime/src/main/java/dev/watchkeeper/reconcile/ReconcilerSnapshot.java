@@ -63,8 +63,17 @@ public record ReconcilerSnapshot(String name, String primaryWatcher, List<String
      * @param nextRetryAt when it will be retried, or {@code null} for a terminal error (retried on change only)
      * @param lastError   the exception's type and message
      * @param terminal    whether the error was a {@link TerminalReconcileException}
+     * @param retryAfter  the wait the API server asked for ({@code Retry-After}) in the failure, or {@code null}:
+     *                    nothing reconciles the key, and no request goes to the object it names, before it ends
      */
-    public record FailingKey(String key, int attempts, Duration delay, Instant nextRetryAt, String lastError, boolean terminal) {
+    public record FailingKey(String key, int attempts, Duration delay, Instant nextRetryAt, String lastError,
+            boolean terminal, Duration retryAfter) {
+
+        /** A failure without a {@code Retry-After}. */
+        public FailingKey(String key, int attempts, Duration delay, Instant nextRetryAt, String lastError,
+                boolean terminal) {
+            this(key, attempts, delay, nextRetryAt, lastError, terminal, null);
+        }
     }
 
     /**

@@ -1,5 +1,7 @@
 package dev.watchkeeper.internal.api;
 
+import java.time.Duration;
+import dev.watchkeeper.internal.backoff.RetryAfter;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonParser;
 import dev.watchkeeper.internal.text.Redaction;
@@ -39,6 +41,12 @@ public final class ApiErrors {
             }
         }
         return null;
+    }
+
+    /** The {@code Retry-After} of the failed API call in {@code thrown}'s cause chain (a write answered 429), or {@code null}. */
+    public static Duration retryAfter(Throwable thrown) {
+        ApiException api = apiFailure(thrown);
+        return api == null ? null : RetryAfter.in(api.getResponseHeaders());
     }
 
     private static String describe(ApiException e) {

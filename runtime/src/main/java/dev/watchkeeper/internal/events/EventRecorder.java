@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.events;
 
+import dev.watchkeeper.internal.api.ServerWaits;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
 import dev.watchkeeper.internal.api.ApiErrors;
@@ -65,8 +66,8 @@ public final class EventRecorder implements AutoCloseable {
 
     /** A recorder writing through {@code client} as {@code reporter}, stamping occurrences with {@code time}. */
     public static EventRecorder create(ApiClient client, Reporter reporter, TimeSource time) {
-        return new EventRecorder(new HttpEventSink(Objects.requireNonNull(client, "client"), reporter), time,
-                CAPACITY);
+        ServerWaits.on(Objects.requireNonNull(client, "client"), time);
+        return new EventRecorder(new HttpEventSink(client, reporter), time, CAPACITY);
     }
 
     /**

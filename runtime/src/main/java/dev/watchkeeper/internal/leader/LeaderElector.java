@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.leader;
 
+import dev.watchkeeper.internal.api.ServerWaits;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
 import dev.watchkeeper.leader.LeaderElectionSettings;
 import dev.watchkeeper.leader.LeaderElectionSnapshot;
@@ -82,6 +83,7 @@ public final class LeaderElector implements AutoCloseable {
 
     private LeaderElector(Builder builder) {
         this.settings = builder.settings;
+        ServerWaits.on(builder.apiClient, builder.time);
         this.lock = new LeaseLock(builder.apiClient, settings.leaseNamespace(), settings.leaseName());
         this.time = builder.time;
         this.leaseRelease = new LeaseRelease(lock, settings.identity(), time, settings.retryPeriod());

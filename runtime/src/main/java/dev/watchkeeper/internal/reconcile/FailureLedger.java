@@ -26,7 +26,7 @@ final class FailureLedger {
 
     /** A key whose latest reconcile failed; {@code resourceVersion} lets a terminal failure wait for a change. */
     record Failure(int attempts, Duration delay, Instant nextRetryAt, String lastError, boolean terminal,
-            String resourceVersion, long order) {
+            String resourceVersion, Duration retryAfter, long order) {
 
         /** The attempt number of the key's next reconcile: 1 after a terminal failure, else one more. */
         int nextAttempt() {
@@ -91,14 +91,14 @@ final class FailureLedger {
             delay = atLeast;
         }
         failures.put(key, new Failure(attempt, delay, now.plus(delay), ApiErrors.describe(thrown), false, resourceVersion,
-                order.incrementAndGet()));
+                atLeast, order.incrementAndGet()));
         return delay;
     }
 
     /** Records a failure that is not retried until the object changes. */
     void terminal(ObjectKey key, int attempt, String resourceVersion, TerminalReconcileException thrown) {
         backOff.forget(key);
-        failures.put(key, new Failure(attempt, null, null, ApiErrors.describe(thrown), true, resourceVersion,
+        failures.put(key, new Failure(attempt, null, null, ApiErrors.describe(thrown), true, resourceVersion, null,
                 order.incrementAndGet()));
     }
 
@@ -145,7 +145,8 @@ final class FailureLedger {
             Map.Entry<ObjectKey, Failure> entry = recent.poll();
             Failure failure = entry.getValue();
             shown.add(0, new ReconcilerSnapshot.FailingKey(entry.getKey().toString(), failure.attempts(),
-                    failure.delay(), failure.nextRetryAt(), failure.lastError(), failure.terminal()));
+                    failure.delay(), failure.nextRetryAt(), failure.lastError(), failure.terminal(),
+                    failure.retryAfter()));
         }
         return shown;
     }

@@ -110,7 +110,8 @@ final class ReconcileConditions {
     /**
      * After a failed reconcile of {@code handed}: {@code Stalled=True} for a terminal error, else
      * {@code Reconciling=True}; {@code Ready=False} with the same reason and message. A failed write is logged: the
-     * key is retried (or waits for a change) anyway.
+     * key is retried (or waits for a change) anyway. A failure that carries the server's {@code Retry-After} writes
+     * none: the server asked for a pause, and the retry after it writes the outcome.
      *
      * @return the resourceVersion of the object after the write, so a terminal failure waits for a change by someone
      *         else, not for this write; {@code version} when nothing was written
@@ -118,6 +119,11 @@ final class ReconcileConditions {
     String failed(KubernetesObject handed, KubernetesObject latest, Throwable thrown,
             TerminalReconcileException terminal, String version) {
         try {
+            if (ApiErrors.retryAfter(thrown) != null) {
+                log.debug("reconciler {}: the failure of {} asked for a pause (Retry-After); its conditions are written"
+                        + " after the retry", name, ObjectKey.of(handed));
+                return version;
+            }
             if (!appliesTo(latest)) {
                 return version;
             }

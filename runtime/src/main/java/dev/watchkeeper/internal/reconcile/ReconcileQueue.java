@@ -1,12 +1,11 @@
 package dev.watchkeeper.internal.reconcile;
 
+import dev.watchkeeper.internal.api.ApiErrors;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.TerminalReconcileException;
-import dev.watchkeeper.internal.backoff.RetryAfter;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.store.ObjectKey;
-import io.kubernetes.client.openapi.ApiException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -82,7 +81,7 @@ final class ReconcileQueue {
      * @return how long the retry waits
      */
     Duration addRateLimited(ObjectKey key, int attempt, String resourceVersion, Throwable error) {
-        Duration retryAfter = retryAfterIn(error);
+        Duration retryAfter = ApiErrors.retryAfter(error);
         Duration delay = ledger.retry(key, attempt, resourceVersion, error, time.clock().instant(), retryAfter);
         if (retryAfter == null) {
             queue.add(key, delay);
@@ -237,16 +236,5 @@ final class ReconcileQueue {
     static Duration resyncDelay(Duration period, double random) {
         long millis = period.toMillis();
         return Duration.ofMillis(millis - millis / 10 + (long) (millis * 0.2 * random));
-    }
-
-    /** The {@code Retry-After} of an API error anywhere in the cause chain (a write answered 429, say). */
-    private static Duration retryAfterIn(Throwable thrown) {
-        Throwable current = thrown;
-        for (int depth = 0; current != null && depth < 10; depth++, current = current.getCause()) {
-            if (current instanceof ApiException api) {
-                return RetryAfter.in(api.getResponseHeaders());
-            }
-        }
-        return null;
     }
 }

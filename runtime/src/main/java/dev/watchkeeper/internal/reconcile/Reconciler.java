@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.reconcile;
 
+import dev.watchkeeper.internal.api.ServerWaits;
 import dev.watchkeeper.reconcile.Finalizer;
 import dev.watchkeeper.reconcile.ReconcileFunction;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
@@ -78,6 +79,9 @@ public final class Reconciler<T extends KubernetesObject> {
         this.sources = new ReconcileSources<>(builder.primary, builder.secondaries);
         this.settings = builder.settings;
         this.backOff = ReconcilerSnapshot.BackOff.of(settings.backOffPolicy());
+        if (builder.apiClient != null) {
+            ServerWaits.on(builder.apiClient, builder.time); // before any write: no path sends inside a Retry-After
+        }
         this.queue = new ReconcileQueue(builder.time, settings, builder.resyncJitter);
         List<WatcherGroup<?>> watched = new ArrayList<>();
         watched.add(builder.primary);

@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.shard;
 
+import dev.watchkeeper.internal.api.ServerWaits;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.internal.leader.LeaseLock;
@@ -89,6 +90,7 @@ public final class ShardCoordinator implements AutoCloseable {
         this.settings = builder.settings;
         this.time = builder.time;
         this.threadFactory = builder.threadFactory;
+        ServerWaits.on(builder.apiClient, time);
         this.membership = new Membership(builder.apiClient, settings);
         this.lease = new MemberLease(builder.apiClient, settings, time);
         this.handOver = new HandOver(settings.identity(), this::wake, this::activeSet);

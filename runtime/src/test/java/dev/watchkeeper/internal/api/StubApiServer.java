@@ -10,6 +10,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 
@@ -24,8 +25,13 @@ public final class StubApiServer implements AutoCloseable {
     public record Request(String method, String uri, String contentType, String authorization, String body) {
     }
 
-    /** The status and JSON body to answer with. */
-    public record Answer(int status, String body) {
+    /** The status, JSON body and extra headers to answer with. */
+    public record Answer(int status, String body, Map<String, String> headers) {
+
+        /** An answer without extra headers. */
+        public Answer(int status, String body) {
+            this(status, body, Map.of());
+        }
     }
 
     private final List<Request> requests = new CopyOnWriteArrayList<>();
@@ -52,6 +58,7 @@ public final class StubApiServer implements AutoCloseable {
         Answer answer = answers.apply(request);
         byte[] body = answer.body().getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
+        answer.headers().forEach(exchange.getResponseHeaders()::set);
         exchange.sendResponseHeaders(answer.status(), body.length);
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(body);
