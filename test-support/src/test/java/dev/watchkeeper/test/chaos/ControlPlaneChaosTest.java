@@ -122,7 +122,7 @@ class ControlPlaneChaosTest {
     }
 
     /** The admin kubeconfig's credentials, sent to the proxy, which is trusted as the only CA. */
-    private static ApiClient throughProxy(KubeControlPlane plane, TlsFaultProxy proxy, ProxyCertificate certificate)
+    static ApiClient throughProxy(KubeControlPlane plane, TlsFaultProxy proxy, ProxyCertificate certificate)
             throws Exception {
         try (Reader reader = Files.newBufferedReader(plane.kubeconfig())) {
             return ClientBuilder.kubeconfig(KubeConfig.loadKubeConfig(reader))

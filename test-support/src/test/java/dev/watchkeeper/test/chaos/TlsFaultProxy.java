@@ -14,11 +14,13 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -53,6 +55,8 @@ final class TlsFaultProxy implements AutoCloseable {
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final Set<OpenWatch> watches = ConcurrentHashMap.newKeySet();
     private final AtomicInteger requests = new AtomicInteger();
+    /** {@code METHOD path} of each request, in the order they arrived. */
+    private final List<String> received = new CopyOnWriteArrayList<>();
     private final AtomicInteger failing = new AtomicInteger();
     private final AtomicInteger failureCode = new AtomicInteger(500);
     private final AtomicInteger throttled = new AtomicInteger();
@@ -73,6 +77,16 @@ final class TlsFaultProxy implements AutoCloseable {
             return thread;
         });
         threads.execute(this::accept);
+    }
+
+    /** {@code METHOD path} (without the query) of each request so far, in the order they arrived. */
+    List<String> received() {
+        return List.copyOf(received);
+    }
+
+    /** Watches streaming through the proxy now. */
+    int openWatches() {
+        return watches.size();
     }
 
     String url() {
@@ -161,6 +175,7 @@ final class TlsFaultProxy implements AutoCloseable {
             byte[] body = in.readNBytes(Integer.parseInt(headers.getOrDefault("content-length", "0")));
             requests.incrementAndGet();
             String[] parts = requestLine.split(" ");
+            received.add(parts[0] + " " + parts[1].replaceFirst("\\?.*", ""));
             String method = parts[0];
             String target = parts[1];
             boolean watch = target.contains("watch=true");

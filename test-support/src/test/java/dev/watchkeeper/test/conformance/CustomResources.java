@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** A namespaced custom resource {@code <plural>.conformance.watchkeeper.dev/v1} with a status subresource. */
-final class CustomResources {
+/** A namespaced custom resource (for the scenarios of other packages too) {@code <plural>.conformance.watchkeeper.dev/v1} with a status subresource. */
+public final class CustomResources {
 
     static final String GROUP = "conformance.watchkeeper.dev";
     static final String VERSION = "v1";
@@ -24,17 +24,17 @@ final class CustomResources {
     private final String plural;
     private final String kind;
 
-    CustomResources(ApiClient client, String plural, String kind) {
+    public CustomResources(ApiClient client, String plural, String kind) {
         this.client = client;
         this.plural = plural;
         this.kind = kind;
     }
 
-    ResourceType<DynamicKubernetesObject> type() {
+    public ResourceType<DynamicKubernetesObject> type() {
         return ResourceType.dynamic(GROUP, VERSION, plural, true);
     }
 
-    DynamicKubernetesApi api() {
+    public DynamicKubernetesApi api() {
         return new DynamicKubernetesApi(GROUP, VERSION, plural, client);
     }
 
@@ -43,7 +43,7 @@ final class CustomResources {
      * {@code V1JSONSchemaProps} writes empty collections (e.g. {@code dependencies: {}}) that a real API server
      * rejects.
      */
-    void define() throws ApiException {
+    public void define() throws ApiException {
         Map<String, Object> preserve = Map.of("type", "object", "x-kubernetes-preserve-unknown-fields", true);
         Map<String, Object> crd = Map.of(
                 "apiVersion", "apiextensions.k8s.io/v1", "kind", "CustomResourceDefinition",
@@ -63,11 +63,11 @@ final class CustomResources {
         return new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", client);
     }
 
-    void undefine() throws ApiException {
+    public void undefine() throws ApiException {
         definitions().delete(plural + "." + GROUP).throwsApiException();
     }
 
-    DynamicKubernetesObject object(String namespace, String name, Map<String, Object> spec) {
+    public DynamicKubernetesObject object(String namespace, String name, Map<String, Object> spec) {
         JsonObject raw = new JsonObject();
         raw.addProperty("apiVersion", GROUP + "/" + VERSION);
         raw.addProperty("kind", kind);
