@@ -39,9 +39,16 @@ public record WatcherSnapshot(String name, String resource, String namespace, St
      * @param by    what places an object in a slot
      * @param slots the slots it holds, e.g. {@code [0-31,64]}; {@code []} for none, {@code null} before its first
      *              assignment
-     * @param mode  who filtered its last list
+     * @param mode           who filtered its last list
+     * @param clientFiltered objects the watcher dropped since start as outside its share: sent by a server that did
+     *                       not filter
      */
-    public record Shard(By by, String slots, Mode mode) {
+    public record Shard(By by, String slots, Mode mode, long clientFiltered) {
+
+        /** A share whose watcher has dropped nothing. */
+        public Shard(By by, String slots, Mode mode) {
+            this(by, slots, mode, 0);
+        }
 
         /** The uid whose hash places an object. */
         public enum By {
@@ -60,7 +67,10 @@ public record WatcherSnapshot(String name, String resource, String namespace, St
              * can be sent (by controller owner).
              */
             CLIENT,
-            /** Not known yet: no list answered, or a streaming list, whose answer does not say. */
+            /**
+             * Not known yet: no list answered, or a streaming list (whose answer does not say) before a one-object list
+             * with the selector answered.
+             */
             UNKNOWN
         }
     }

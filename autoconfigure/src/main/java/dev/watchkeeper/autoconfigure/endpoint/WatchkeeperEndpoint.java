@@ -65,7 +65,8 @@ public class WatchkeeperEndpoint {
                 .map(reconciler -> ReconcilerDescriptor.of(reconciler.snapshot())).toList();
         return new WatchkeeperDescriptor(watchers, reconcilers, elector == null ? LeaderElectionDescriptor.DISABLED
                 : LeaderElectionDescriptor.of(elector.snapshot()),
-                coordinator == null ? null : ShardingDescriptor.of(coordinator.snapshot()),
+                coordinator == null ? null : ShardingDescriptor.of(coordinator.snapshot(),
+                        registry.watchers().stream().map(Watcher::snapshot).toList()),
                 webhooks.get() == null ? null : WebhooksDescriptor.of(webhooks.get()));
     }
 

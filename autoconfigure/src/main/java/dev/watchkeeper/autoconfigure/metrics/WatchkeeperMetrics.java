@@ -111,6 +111,12 @@ public class WatchkeeperMetrics implements SmartLifecycle {
                 .register(meters);
         Gauge.builder("watchkeeper.watcher.failures", watcher, w -> w.snapshot().consecutiveFailures())
                 .description("Consecutive failures since the last progress").tag("watcher", name).register(meters);
+        if (watcher.snapshot().shard() != null) {
+            FunctionCounter.builder("watchkeeper.watcher.shard.client.filtered", watcher,
+                    w -> w.snapshot().shard().clientFiltered())
+                    .description("Objects the API server sent outside the watcher's share, dropped by the watcher")
+                    .tag("watcher", name).register(meters);
+        }
     }
 
     private Counter events(String watcher, String type) {

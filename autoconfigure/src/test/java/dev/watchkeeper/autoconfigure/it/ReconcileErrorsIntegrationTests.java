@@ -35,11 +35,12 @@ import org.springframework.test.annotation.DirtiesContext;
  * A failing reconcile says what to do about it, over real HTTP and in the log (docs/semantics.md §10): a write the
  * server refuses with 403 is one line in {@code failingKeys[].lastError} naming the call and what to grant, and
  * each attempt logs one WARN line without a stack trace (the trace at DEBUG); a bug in the reconcile logs its stack trace once, at the
- * key's first attempt, and at later attempts one line, the trace then at DEBUG.
+ * key's first attempt, and at later attempts one line, the trace then at DEBUG. A write answered 429 with
+ * {@code Retry-After} shows the server's wait in {@code failingKeys[].retryAfter}, and is counted.
  */
 @SpringBootTest(classes = ReconcileErrorsIntegrationTests.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = {
-                "management.endpoints.web.exposure.include=watchkeeper",
+                "management.endpoints.web.exposure.include=watchkeeper,metrics",
                 "logging.level.dev.watchkeeper.internal.reconcile.Reconciler=DEBUG"})
 @AutoConfigureInMemoryKubeApi
 @DirtiesContext
@@ -116,6 +117,23 @@ class ReconcileErrorsIntegrationTests {
                         .singleElement().satisfies(line -> assertThat(line.getThrowableProxy()).isNotNull());
             }
         });
+    }
+
+    @Test
+    void aThrottledWriteShowsTheServersWaitAndIsCounted() {
+        Http http = new Http(port);
+        await().until(() -> server.openWatches() > 0); // so that the next request is the reconcile's write
+        server.throttle(1, Duration.ofSeconds(5));
+        server.create(new V1ConfigMap().metadata(new V1ObjectMeta().namespace("default").name("throttled")));
+
+        JsonObject failing = awaitFailing("default/throttled", 1);
+        assertThat(failing.get("retryAfter").getAsString()).isEqualTo("PT5S");
+        assertThat(failing.get("lastError").getAsString()).startsWith("patch secrets/default/throttled-copy: HTTP 429");
+        JsonObject counted = http.get("/actuator/metrics/watchkeeper.api.retry.after").json().getAsJsonObject();
+        assertThat(counted.getAsJsonArray("measurements").get(0).getAsJsonObject().get("value").getAsDouble())
+                .isGreaterThanOrEqualTo(1);
+        assertThat(http.get("/actuator/metrics/watchkeeper.api.requests.held").json().getAsJsonObject()
+                .getAsJsonArray("measurements").get(0).getAsJsonObject().get("value").getAsDouble()).isZero();
     }
 
     /** The key's entry in the endpoint's {@code failingKeys} once it failed {@code attempts} times or more. */

@@ -1,5 +1,8 @@
 package dev.watchkeeper.autoconfigure.it;
 
+import dev.watchkeeper.annotation.Reconciler;
+import dev.watchkeeper.reconcile.ReconcileContext;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
@@ -11,7 +14,10 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 
-/** The {@code sharding} section of {@code /actuator/watchkeeper} over real HTTP, before the coordinator starts. */
+/**
+ * The {@code sharding} section of {@code /actuator/watchkeeper} over real HTTP, before the coordinator starts: with each
+ * sharded watcher's filter mode.
+ */
 @SpringBootTest(classes = ShardingEndpointIntegrationTests.App.class, webEnvironment = WebEnvironment.RANDOM_PORT,
         properties = {"management.endpoints.web.exposure.include=watchkeeper", "watchkeeper.sharding.enabled=true",
                 "watchkeeper.sharding.group=shop", "watchkeeper.sharding.identity=pod-a"})
@@ -36,9 +42,17 @@ class ShardingEndpointIntegrationTests {
         assertThat(sharding.get("handOvers").getAsLong()).isZero();
         assertThat(sharding.getAsJsonArray("members").get(0).getAsJsonObject().get("identity").getAsString())
                 .isEqualTo("pod-a");
+        JsonObject modes = sharding.getAsJsonObject("filterModes");
+        assertThat(modes.keySet()).as("the sharded watcher, by name").singleElement().asString().startsWith("configmaps");
+        assertThat(modes.entrySet().iterator().next().getValue().getAsString()).as("no slots, so no list yet")
+                .isEqualTo("UNKNOWN");
     }
 
     @SpringBootApplication
     static class App {
+
+        @Reconciler(name = "sharded", namespace = "default")
+        void reconcile(V1ConfigMap configMap, ReconcileContext context) {
+        }
     }
 }

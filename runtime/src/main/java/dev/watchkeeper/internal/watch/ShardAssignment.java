@@ -122,6 +122,6 @@ final class ShardAssignment<T extends KubernetesObject> {
             // A streaming list does not say whether the server filtered, but an object outside the share shows it did not.
             mode = WatcherSnapshot.Shard.Mode.CLIENT;
         }
-        return new WatcherSnapshot.Shard(filter.by(), slots == null ? null : slots.toString(), mode);
+        return new WatcherSnapshot.Shard(filter.by(), slots == null ? null : slots.toString(), mode, gate.filtered());
     }
 }

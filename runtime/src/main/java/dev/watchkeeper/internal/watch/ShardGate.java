@@ -20,6 +20,8 @@ final class ShardGate<T extends KubernetesObject> {
     private final CacheStore<T> store;
     private Slots slots;
     private volatile boolean sawOutside;
+    /** Objects dropped as outside the share since start: what the server did not filter. Written by one thread. */
+    private volatile long filtered;
 
     ShardGate(ShardFilter filter, CacheStore<T> store) {
         this.filter = filter;
@@ -34,6 +36,11 @@ final class ShardGate<T extends KubernetesObject> {
     /** Whether an object outside the share arrived since the last list began: the server did not filter. */
     boolean sawOutside() {
         return sawOutside;
+    }
+
+    /** Objects this filter dropped since start, because the server sent them though they are outside the share. */
+    long filtered() {
+        return filtered;
     }
 
     /** The event to deliver for {@code event}, or {@code null} to drop it. */
@@ -63,6 +70,7 @@ final class ShardGate<T extends KubernetesObject> {
             return true;
         }
         sawOutside = true;
+        filtered++; // only the watcher's thread writes it
         return false;
     }
 }

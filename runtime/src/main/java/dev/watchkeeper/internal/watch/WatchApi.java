@@ -17,6 +17,15 @@ public interface WatchApi<T> {
     /** One page of a list. */
     ListPage<T> list(ResolvedResource resource, ListRequest request) throws ApiFailure;
 
+    /**
+     * The {@code metadata.shardInfo.selector} of a list with {@code shardSelector}, or {@code null} when the answer
+     * has none (the server ignored the selector): what a streaming list's answer never says. The real API asks for
+     * one object only.
+     */
+    default String shardInfo(ResolvedResource resource, String shardSelector) throws ApiFailure {
+        return list(resource, ListRequest.consistent().withShardSelector(shardSelector)).shardSelector();
+    }
+
     /** Opens a watch. */
     EventStream<T> watch(ResolvedResource resource, WatchRequest request) throws ApiFailure;
 

@@ -58,13 +58,40 @@ class ShardedWatchMachineTest {
     }
 
     @Test
-    void aStreamingListSendsTheSelectorAndCannotTellWhetherTheServerApplied() {
-        api.stream(added("a", "1"), new WireEvent.Bookmark<>("2", true));
+    void aStreamingListIsPrecededByOneListWithTheSelectorWhoseAnswerSaysWhetherTheServerApplied() {
+        api.shardedPage(LOWER_HALF_SELECTOR, null, "1").stream(added("a", "1"), new WireEvent.Bookmark<>("2", true));
+        WatchMachine<V1ConfigMap> machine = machine(ShardFilter.BY_OBJECT_UID, InitialListStrategy.STREAMING);
+        machine.reshard(LOWER_HALF);
+
+        assertThat(run(machine, 4)).as("the probe's answer is not delivered")
+                .containsExactly("Init", "InitApply", "InitDone");
+        assertThat(api.calls).containsExactly("list  shardSelector=" + LOWER_HALF_SELECTOR,
+                "watch null initial shardSelector=" + LOWER_HALF_SELECTOR);
+        assertThat(machine.listedMode()).isEqualTo(Mode.SERVER);
+    }
+
+    @Test
+    void theProbeRunsOncePerShareAndSaysClientWhenTheServerIgnoredTheSelector() {
+        api.page(null, "1").stream(new WireEvent.Bookmark<>("2", true), new WireEvent.ErrorStatus<>(410, "Expired", ""))
+                .stream(new WireEvent.Bookmark<>("3", true));
+        WatchMachine<V1ConfigMap> machine = machine(ShardFilter.BY_OBJECT_UID, InitialListStrategy.STREAMING);
+        machine.reshard(LOWER_HALF);
+
+        run(machine, 6);
+
+        assertThat(api.calls).as("the streaming list after the 410 asks nothing again").containsExactly(
+                "list  shardSelector=" + LOWER_HALF_SELECTOR, "watch null initial shardSelector=" + LOWER_HALF_SELECTOR,
+                "watch null initial shardSelector=" + LOWER_HALF_SELECTOR);
+        assertThat(machine.listedMode()).isEqualTo(Mode.CLIENT);
+    }
+
+    @Test
+    void aFailedProbeLeavesTheModeUnknownAndTheStreamingListGoesOn() {
+        api.fail(500).stream(added("a", "1"), new WireEvent.Bookmark<>("2", true));
         WatchMachine<V1ConfigMap> machine = machine(ShardFilter.BY_OBJECT_UID, InitialListStrategy.STREAMING);
         machine.reshard(LOWER_HALF);
 
         assertThat(run(machine, 4)).containsExactly("Init", "InitApply", "InitDone");
-        assertThat(api.calls).containsExactly("watch null initial shardSelector=" + LOWER_HALF_SELECTOR);
         assertThat(machine.listedMode()).isEqualTo(Mode.UNKNOWN);
     }
 

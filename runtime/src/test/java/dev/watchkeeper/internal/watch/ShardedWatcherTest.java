@@ -101,7 +101,8 @@ class ShardedWatcherTest {
         assertThat(names(watcher)).isEqualTo(server.namesIn(X));
         // the snapshot is published after the transition that delivered InitDone
         await().untilAsserted(() -> assertThat(watcher.snapshot().shard()).isEqualTo(new WatcherSnapshot.Shard(
-                WatcherSnapshot.Shard.By.OBJECT_UID, "[0-63]", serverFilters ? Mode.SERVER : Mode.CLIENT)));
+                WatcherSnapshot.Shard.By.OBJECT_UID, "[0-63]", serverFilters ? Mode.SERVER : Mode.CLIENT,
+                serverFilters ? 0 : server.objects.size() - server.namesIn(X).size())));
 
         Set<String> kept = intersection(server.namesIn(X), server.namesIn(Y));
         String keptName = kept.iterator().next();
@@ -209,7 +210,7 @@ class ShardedWatcherTest {
         assertThat(names(watcher)).containsExactly("owned-in");
         assertThat(server.requests.get(0)).as("no selector can ask for an owner").isEqualTo("list null");
         await().untilAsserted(() -> assertThat(watcher.snapshot().shard()).isEqualTo(new WatcherSnapshot.Shard(
-                WatcherSnapshot.Shard.By.CONTROLLER_OWNER_UID, "[0-63]", Mode.CLIENT)));
+                WatcherSnapshot.Shard.By.CONTROLLER_OWNER_UID, "[0-63]", Mode.CLIENT, 3)));
         await().until(() -> server.requests.size() == 2);
         events.clear();
 

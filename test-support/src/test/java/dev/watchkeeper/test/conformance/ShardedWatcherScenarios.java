@@ -102,7 +102,7 @@ abstract class ShardedWatcherScenarios {
 
     @ParameterizedTest(name = "shard selectors honoured: {0}")
     @ValueSource(booleans = {true, false})
-    void aStreamingListHoldsTheSameObjectsThoughItsAnswerCannotSayWhoFiltered(boolean honoured) throws Exception {
+    void aStreamingListHoldsTheSameObjectsAndAOneObjectListSaysWhoFiltered(boolean honoured) throws Exception {
         ApiClient client = client(honoured);
         String scenario = "sharded-stream-" + honoured;
         create(client, IntStream.range(0, 60).mapToObj(i -> configMap(scenario + "-" + i, scenario, null)).toList());
@@ -114,9 +114,12 @@ abstract class ShardedWatcherScenarios {
         recorder.awaitEvent("InitDone", WAIT);
 
         assertThat(held(watcher)).isEqualTo(onServer(client, scenario, X));
-        // The end-of-initial-events bookmark carries no shardInfo; only an object outside the share proves the server
-        // did not filter (that none of 60 random uids falls outside half the space has odds of 2^-60).
-        assertThat(watcher.snapshot().shard().mode()).isEqualTo(honoured ? Mode.UNKNOWN : Mode.CLIENT);
+        // The end-of-initial-events bookmark carries no shardInfo: the one-object list with the selector before the
+        // stream says whether the server filters.
+        assertThat(watcher.snapshot().shard().mode()).isEqualTo(honoured ? Mode.SERVER : Mode.CLIENT);
+        // not honoured: at least this scenario's objects outside the share (the namespace holds other scenarios' too)
+        assertThat(watcher.snapshot().shard().clientFiltered()).as("objects the server sent outside the share")
+                .isBetween(honoured ? 0 : 60L - held(watcher).size(), honoured ? 0 : Long.MAX_VALUE);
     }
 
     @Test

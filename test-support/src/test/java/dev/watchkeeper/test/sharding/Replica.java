@@ -1,5 +1,6 @@
 package dev.watchkeeper.test.sharding;
 
+import dev.watchkeeper.watch.WatcherSnapshot;
 import dev.watchkeeper.backoff.TimeSource;
 import dev.watchkeeper.internal.registry.RegistryServices;
 import dev.watchkeeper.internal.registry.WatcherFactory;
@@ -106,6 +107,11 @@ final class Replica {
     List<ObjectKey> held() {
         Watcher<?> primary = registry.watchers().iterator().next();
         return primary.store().list().stream().map(ObjectKey::of).toList();
+    }
+
+    /** The shard part of the primary watcher's snapshot: who filters its share. */
+    WatcherSnapshot.Shard primaryShard() {
+        return registry.watchers().iterator().next().snapshot().shard();
     }
 
     /** Notes a hand-over completed since the last call; called often enough to see each (they are ≥ 125 ms apart). */

@@ -134,9 +134,20 @@ public final class HttpWatchApi<T extends KubernetesObject> implements WatchApi<
 
     @Override
     public ListPage<T> list(ResolvedResource resource, ListRequest request) throws ApiFailure {
+        return list(resource, request, request.paged() ? options.pageSize() : 0);
+    }
+
+    /** A consistent list of one object ({@code limit=1}) with the selector: the cheapest answer that says. */
+    @Override
+    public String shardInfo(ResolvedResource resource, String shardSelector) throws ApiFailure {
+        return list(resource, ListRequest.consistent().withShardSelector(shardSelector), 1).shardSelector();
+    }
+
+    /** {@code limit}: the page size to send, 0 for none. */
+    private ListPage<T> list(ResolvedResource resource, ListRequest request, int limit) throws ApiFailure {
         List<Pair> query = new ArrayList<>();
-        if (request.paged()) {
-            query.add(new Pair("limit", Integer.toString(options.pageSize())));
+        if (limit > 0) {
+            query.add(new Pair("limit", Integer.toString(limit)));
         }
         addIfPresent(query, "resourceVersion", request.resourceVersion());
         addIfPresent(query, "continue", request.continueToken());
