@@ -86,6 +86,32 @@ public interface ReconcileContext {
     <S extends KubernetesObject> S applyOwned(S child) throws ApiException;
 
     /**
+     * Reconciles the reconciled object's {@code dependents} (docs/reconcilers.md, "Dependents"): in their order, each
+     * whose dependencies are ready is applied as this object's controller with server-side apply, object by object,
+     * and not at all where the cached copy already holds every field the desired object sets (so an unchanged desired
+     * state sends no request, and a field someone else changed is put back); objects a dependent no longer desires,
+     * or all of an inactive one's, are deleted. When one is not ready or blocked, this object's {@code Ready=False}
+     * and {@code Reconciling=True} conditions name it (where its status holds conditions). Each dependent's type must
+     * be among the reconciler's owned types, whose caches it reads.
+     *
+     * @return each dependent's outcome; a reconcile may go on with it
+     * @throws ApiException the first failed apply or delete, after the dependents that did not wait for it ran
+     */
+    default <P extends KubernetesObject> DependentsResult reconcileDependents(Dependents<P> dependents)
+            throws ApiException, InterruptedException {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot reconcile dependents");
+    }
+
+    /**
+     * Deletes {@code object} if it is still the one read (its {@code uid} as a precondition), in the background: its
+     * own dependents are left to the garbage collector. An object already gone, or deleted and made again under its
+     * name meanwhile, counts as done. Through the same budget and {@code Retry-After} rule as every write here.
+     */
+    default <S extends KubernetesObject> void delete(S object) throws ApiException {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot delete");
+    }
+
+    /**
      * Changes the status of {@code object} with {@code mutator} and writes it through the status subresource with
      * the object's resourceVersion; on 409 Conflict it reads the object again, applies {@code mutator} to the fresh
      * copy and retries (5 attempts, 10 ms apart, as client-go's {@code retry.DefaultRetry}). When the mutator

@@ -1,5 +1,7 @@
 package dev.watchkeeper.internal.reconcile;
 
+import dev.watchkeeper.reconcile.Dependents;
+import dev.watchkeeper.reconcile.DependentsResult;
 import dev.watchkeeper.reconcile.Conditions;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.backoff.TimeSource;
@@ -131,8 +133,28 @@ public final class DefaultReconcileContext implements ReconcileContext {
 
     @Override
     public <S extends KubernetesObject> S applyOwned(S child) throws ApiException {
-        ObjectWrites.own(child, primary, primaryType);
+        own(child);
         return writes().apply(child);
+    }
+
+    @Override
+    public <P extends KubernetesObject> DependentsResult reconcileDependents(Dependents<P> dependents)
+            throws ApiException, InterruptedException {
+        if (!dependents.primaryType().isInstance(primary)) {
+            throw new IllegalArgumentException("dependents of " + dependents.primaryType().getName() + " cannot run for "
+                    + key + ", a " + primary.getClass().getName());
+        }
+        return new DependentsRun<>(this, dependents.primaryType().cast(primary)).run(dependents);
+    }
+
+    /** Makes the reconciled object the controller owner of {@code child}. */
+    void own(KubernetesObject child) {
+        ObjectWrites.own(child, primary, primaryType);
+    }
+
+    @Override
+    public <S extends KubernetesObject> void delete(S object) throws ApiException {
+        writes().delete(object);
     }
 
     @Override

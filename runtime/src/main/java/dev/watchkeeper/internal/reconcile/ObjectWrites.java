@@ -44,7 +44,8 @@ final class ObjectWrites {
     private static final String APPLY_PATCH = "application/apply-patch+yaml";
     private static final String JSON_PATCH = "application/json-patch+json";
     /** The RBAC verb of each HTTP method this class sends. */
-    private static final Map<String, String> VERBS = Map.of("GET", "get", "PUT", "update", "PATCH", "patch");
+    private static final Map<String, String> VERBS = Map.of("GET", "get", "PUT", "update", "PATCH", "patch",
+            "DELETE", "delete");
 
     private final ApiClient client;
     private final String fieldManager;
@@ -207,6 +208,31 @@ final class ObjectWrites {
         }
     }
 
+    /**
+     * Deletes the object if it is still the one read (a {@code uid} precondition, so an object deleted and made again
+     * under the name is left alone), in the background as {@code kubectl} does: its own dependents are left to the
+     * garbage collector. An object already gone (404) or replaced meanwhile (409) counts as done.
+     */
+    <S extends KubernetesObject> void delete(S object) throws ApiException {
+        JsonObject options = new JsonObject();
+        options.addProperty("apiVersion", "v1");
+        options.addProperty("kind", "DeleteOptions");
+        options.addProperty("propagationPolicy", "Background");
+        String uid = object.getMetadata().getUid();
+        if (uid != null) {
+            JsonObject preconditions = new JsonObject();
+            preconditions.addProperty("uid", uid);
+            options.add("preconditions", preconditions);
+        }
+        try {
+            send(object, resourceOf(object), null, "DELETE", List.of(), options, "application/json");
+        } catch (ApiException e) {
+            if (e.getCode() != 404 && e.getCode() != 409) {
+                throw e;
+            }
+        }
+    }
+
     private static JsonObject operation(String op, String path, JsonElement value) {
         JsonObject operation = new JsonObject();
         operation.addProperty("op", op);
@@ -252,6 +278,10 @@ final class ObjectWrites {
         ownWrites.begin(key);
         S answer = null;
         try {
+            if ("DELETE".equals(method)) {
+                Calls.body(call); // the object being deleted, or a Status: no version this write made to record
+                return null;
+            }
             answer = execute(like, call);
             return answer;
         } finally {

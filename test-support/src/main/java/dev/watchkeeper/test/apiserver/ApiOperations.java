@@ -201,6 +201,7 @@ final class ApiOperations {
         boolean builtIn = registry.isBuiltIn(resource);
         JsonObject updated = store.update(resource, key, change, writer.subresource() != null, (current, next) -> {
             EmptyFields.omit(next, builtIn);
+            SecretStrings.merge(resource, next);
             Finalizers.checkNoneAdded(resource, current, next);
             Long nextGeneration = generation.next(resource, current, next);
             if (nextGeneration != null) {
@@ -265,6 +266,7 @@ final class ApiOperations {
     }
 
     private JsonObject store(ApiResource resource, JsonObject object) {
+        SecretStrings.merge(resource, object);
         JsonObject created = store.create(resource, key(resource, Json.object(object, "metadata")), object);
         if (isCustomResourceDefinition(resource)) {
             serve(created);

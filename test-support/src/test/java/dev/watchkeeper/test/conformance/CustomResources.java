@@ -79,7 +79,7 @@ public final class CustomResources {
         return new DynamicKubernetesObject(raw);
     }
 
-    JsonObject json(Map<String, Object> value) {
+    public JsonObject json(Map<String, Object> value) {
         return JSON.getGson().toJsonTree(value).getAsJsonObject();
     }
 }

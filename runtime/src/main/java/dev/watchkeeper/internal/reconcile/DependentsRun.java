@@ -1,0 +1,182 @@
+package dev.watchkeeper.internal.reconcile;
+
+import com.google.gson.JsonObject;
+import dev.watchkeeper.internal.api.ApiErrors;
+import dev.watchkeeper.reconcile.Conditions;
+import dev.watchkeeper.reconcile.Dependent;
+import dev.watchkeeper.reconcile.Dependents;
+import dev.watchkeeper.reconcile.DependentsResult;
+import dev.watchkeeper.reconcile.DependentsResult.DependentState;
+import dev.watchkeeper.reconcile.DependentsResult.Phase;
+import io.kubernetes.client.common.KubernetesObject;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * One run of a primary's {@link Dependents} in a reconcile (docs/reconcilers.md, "Dependents"): in their order, each
+ * dependent whose dependencies are ready is applied as the primary's controller, object by object, unless the cached
+ * copy already holds every field the desired one sets ({@link Containment}); its objects no longer desired are
+ * deleted; an inactive one's objects are all deleted. Its objects are found by the owner index and the label
+ * {@value #LABEL}, so objects the primary owns otherwise are left alone. When one is not ready, the primary's
+ * {@code Ready} and {@code Reconciling} conditions name it; when one failed, the others still run and the first
+ * failure is thrown, so the reconcile retries.
+ */
+final class DependentsRun<P extends KubernetesObject> {
+
+    /** The label that names, on each object a dependent made, that dependent. */
+    static final String LABEL = "watchkeeper.dev/dependent";
+    static final String NOT_READY = "DependentNotReady";
+
+    private final DefaultReconcileContext context;
+    private final P primary;
+
+    DependentsRun(DefaultReconcileContext context, P primary) {
+        this.context = context;
+        this.primary = primary;
+    }
+
+    DependentsResult run(Dependents<P> dependents) throws ApiException, InterruptedException {
+        Map<String, Phase> phases = new HashMap<>();
+        List<DependentState> states = new ArrayList<>();
+        Exception failed = null;
+        for (Dependent<P, ?> dependent : dependents.ordered()) {
+            DependentState state;
+            String blockedBy = blockedBy(dependent, phases);
+            if (blockedBy != null) {
+                state = new DependentState(dependent.name(), Phase.BLOCKED, 0, 0, 0, "waits for " + blockedBy);
+            } else {
+                try {
+                    state = reconcile(dependent);
+                } catch (ApiException | RuntimeException e) {
+                    failed = failed == null ? e : failed;
+                    state = new DependentState(dependent.name(), Phase.FAILED, 0, 0, 0, ApiErrors.describe(e));
+                }
+            }
+            phases.put(dependent.name(), state.phase());
+            states.add(state);
+        }
+        DependentsResult result = new DependentsResult(states);
+        if (failed instanceof ApiException api) {
+            throw api;
+        }
+        if (failed instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        holdingUp(result);
+        return result;
+    }
+
+    /** The first dependency of {@code dependent} that is neither ready nor inactive, as a phrase; else {@code null}. */
+    private static String blockedBy(Dependent<?, ?> dependent, Map<String, Phase> phases) {
+        for (String needed : dependent.dependsOn()) {
+            Phase phase = phases.get(needed);
+            if (phase != Phase.READY && phase != Phase.INACTIVE) {
+                return needed + " (" + phase.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ")";
+            }
+        }
+        return null;
+    }
+
+    private <S extends KubernetesObject> DependentState reconcile(Dependent<P, S> dependent) throws ApiException {
+        Map<String, S> made = new HashMap<>();
+        for (S object : context.owned(dependent.type())) {
+            if (isMadeBy(object, dependent)) {
+                made.put(object.getMetadata().getName(), object);
+            }
+        }
+        Collection<S> desired = dependent.desired(primary, context);
+        int applied = 0;
+        int unchanged = 0;
+        String notReady = null;
+        Set<String> names = new HashSet<>();
+        for (S object : desired) {
+            V1ObjectMeta metadata = Objects.requireNonNull(object.getMetadata(), "a desired object without metadata");
+            String name = Objects.requireNonNull(metadata.getName(), "a desired object without metadata.name");
+            if (!names.add(name)) {
+                throw new IllegalArgumentException("dependent " + dependent.name() + " desires two objects named "
+                        + name);
+            }
+            metadata.putLabelsItem(LABEL, dependent.name());
+            context.own(object);
+            S cached = made.get(name);
+            S stored;
+            if (cached != null && Containment.holds(ObjectWrites.tree(cached), desiredFields(object))) {
+                stored = cached;
+                unchanged++;
+            } else {
+                stored = context.apply(object);
+                applied++;
+            }
+            if (notReady == null && !dependent.isReady(stored)) {
+                notReady = name;
+            }
+        }
+        int deleted = 0;
+        for (S old : made.values()) {
+            if (!names.contains(old.getMetadata().getName())) {
+                context.delete(old);
+                deleted++;
+            }
+        }
+        if (!dependent.isActive(primary)) {
+            return new DependentState(dependent.name(), Phase.INACTIVE, 0, 0, deleted, null);
+        }
+        return notReady == null ? new DependentState(dependent.name(), Phase.READY, applied, unchanged, deleted, null)
+                : new DependentState(dependent.name(), Phase.NOT_READY, applied, unchanged, deleted,
+                        dependent.type().getSimpleName() + " " + notReady + " is not ready");
+    }
+
+    private static boolean isMadeBy(KubernetesObject object, Dependent<?, ?> dependent) {
+        Map<String, String> labels = object.getMetadata().getLabels();
+        return labels != null && dependent.name().equals(labels.get(LABEL));
+    }
+
+    /** The fields of {@code desired} that an apply sends and that the stored copy must hold. */
+    private static JsonObject desiredFields(KubernetesObject desired) {
+        JsonObject fields = ObjectWrites.tree(desired);
+        fields.remove("status");
+        fields.remove("apiVersion");
+        fields.remove("kind");
+        JsonObject metadata = fields.getAsJsonObject("metadata");
+        if (metadata != null) {
+            metadata.remove("managedFields");
+            metadata.remove("resourceVersion");
+        }
+        // A Secret's stringData is write-only: the server stores it in data, base64-encoded.
+        JsonObject strings = fields.has("stringData") ? fields.remove("stringData").getAsJsonObject() : null;
+        if (strings != null) {
+            JsonObject data = fields.has("data") ? fields.getAsJsonObject("data") : new JsonObject();
+            strings.entrySet().forEach(entry -> data.addProperty(entry.getKey(), Base64.getEncoder()
+                    .encodeToString(entry.getValue().getAsString().getBytes(StandardCharsets.UTF_8))));
+            fields.add("data", data);
+        }
+        return fields;
+    }
+
+    /**
+     * With a dependent not ready, blocked or failed, the primary's {@code Ready=False} and {@code Reconciling=True}
+     * name it, where the primary's status can hold conditions; the success's conditions are then left as set here.
+     */
+    private void holdingUp(DependentsResult result) throws ApiException, InterruptedException {
+        DependentState holding = result.holdingUp().orElse(null);
+        if (holding == null || !StatusConditions.shapeOf(primary).conditions()) {
+            return;
+        }
+        String message = "dependent " + holding.name() + " is " + holding.phase().name().toLowerCase(Locale.ROOT)
+                .replace('_', ' ') + (holding.reason() == null ? "" : ": " + holding.reason());
+        context.updateConditions(context.latestPrimary(), conditions -> conditions
+                .set(Conditions.READY, false, NOT_READY, message)
+                .set(Conditions.RECONCILING, true, NOT_READY, message));
+    }
+}

@@ -1,0 +1,273 @@
+package dev.watchkeeper.test.reconcile;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import dev.watchkeeper.internal.reconcile.Reconciler;
+import dev.watchkeeper.internal.watch.Watcher;
+import dev.watchkeeper.internal.watch.http.HttpWatchApi;
+import dev.watchkeeper.reconcile.Dependent;
+import dev.watchkeeper.reconcile.Dependents;
+import dev.watchkeeper.reconcile.DependentsResult;
+import dev.watchkeeper.reconcile.DependentsResult.Phase;
+import dev.watchkeeper.reconcile.ReconcileContext;
+import dev.watchkeeper.reconcile.ReconcileResult;
+import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.test.conformance.CustomResources;
+import dev.watchkeeper.watch.WatchScope;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AppsV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Deployment;
+import io.kubernetes.client.openapi.models.V1DeploymentSpec;
+import io.kubernetes.client.openapi.models.V1DeploymentStatus;
+import io.kubernetes.client.openapi.models.V1LabelSelector;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.openapi.models.V1Secret;
+import io.kubernetes.client.openapi.models.V1Service;
+import io.kubernetes.client.openapi.models.V1ServicePort;
+import io.kubernetes.client.openapi.models.V1ServiceSpec;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Dependents end to end: a {@code Site} custom resource owns a page ConfigMap, a Deployment that waits for it and is
+ * ready once rolled out, a Service that waits for the Deployment, one Secret per key in its spec (bulk) and a ConfigMap
+ * that exists only while the site is exposed. There is no kubelet or Deployment controller on either server: the test
+ * writes the Deployment's status as the Deployment controller would once its pods are available. Written once, run
+ * on the in-memory server and on the real control plane.
+ */
+@Timeout(240)
+abstract class DependentsScenarios {
+
+    private static final Duration WAIT = Duration.ofSeconds(30);
+    private static final Duration GARBAGE_COLLECTED = Duration.ofSeconds(100);
+
+    // tag::dependents[]
+    static final Dependents<DynamicKubernetesObject> SITE = Dependents.of(DynamicKubernetesObject.class,
+            Dependent.of("page", V1ConfigMap.class, (DynamicKubernetesObject site, ReconcileContext context) ->
+                    new V1ConfigMap().metadata(child(site, "-page")).data(Map.of("index.html", spec(site, "html")))),
+            Dependent.of("web", V1Deployment.class, (DynamicKubernetesObject site, ReconcileContext context) ->
+                    deployment(site)).dependsOn("page").readyWhen(Dependent.deploymentAvailable()),
+            Dependent.of("front", V1Service.class, (DynamicKubernetesObject site, ReconcileContext context) ->
+                    new V1Service().metadata(child(site, "")).spec(new V1ServiceSpec()
+                            .selector(Map.of("site", site.getMetadata().getName()))
+                            .ports(List.of(new V1ServicePort().port(80))))).dependsOn("web"),
+            Dependent.bulk("keys", V1Secret.class, (DynamicKubernetesObject site, ReconcileContext context) -> {
+                List<V1Secret> secrets = new ArrayList<>();
+                for (JsonElement key : site.getRaw().getAsJsonObject("spec").getAsJsonArray("keys")) {
+                    secrets.add(new V1Secret().metadata(child(site, "-" + key.getAsString()))
+                            .stringData(Map.of("key", key.getAsString())));
+                }
+                return secrets;
+            }),
+            Dependent.of("exposed", V1ConfigMap.class, (DynamicKubernetesObject site, ReconcileContext context) ->
+                    new V1ConfigMap().metadata(child(site, "-exposed")).data(Map.of("exposed", "yes")))
+                    .activeWhen(site -> site.getRaw().getAsJsonObject("spec").get("exposed").getAsBoolean()));
+    // end::dependents[]
+
+    private final List<DependentsResult> results = new CopyOnWriteArrayList<>();
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    /** The client of the server under test. */
+    abstract ApiClient client();
+
+    abstract String namespace();
+
+    @AfterEach
+    void close() throws Exception {
+        for (AutoCloseable closeable : reversed(closing)) {
+            closeable.close();
+        }
+    }
+
+    private static <E> List<E> reversed(List<E> list) {
+        List<E> copy = new ArrayList<>(list);
+        java.util.Collections.reverse(copy);
+        return copy;
+    }
+
+    @Test
+    void dependentsAreAppliedInOrderOnceReadyKeptAsDesiredAndDeletedWhenNoLongerWanted() throws Exception {
+        CustomResources sites = new CustomResources(client(), "sites", "Site");
+        try {
+            sites.define();
+        } catch (ApiException e) {
+            if (e.getCode() != 409) { // defined by an earlier run on the same server
+                throw e;
+            }
+        }
+        start(sites.type());
+        String ns = namespace();
+        CoreV1Api core = new CoreV1Api(client());
+        AppsV1Api apps = new AppsV1Api(client());
+        sites.api().create(sites.object(ns, "s1", Map.of("html", "<p>one</p>", "keys", List.of("a", "b"),
+                "exposed", false))).throwsApiException();
+
+        // 1. The page and keys are made; the Deployment is made but not ready, so the Service waits for it.
+        DependentsResult first = awaitResult(result -> result.state("web").orElseThrow().phase() == Phase.NOT_READY);
+        assertThat(first.state("page").orElseThrow().phase()).isEqualTo(Phase.READY);
+        assertThat(first.state("front").orElseThrow().phase()).isEqualTo(Phase.BLOCKED);
+        assertThat(first.state("front").orElseThrow().reason()).isEqualTo("waits for web (not ready)");
+        assertThat(first.state("keys").orElseThrow().phase()).isEqualTo(Phase.READY);
+        assertThat(first.state("exposed").orElseThrow().phase()).isEqualTo(Phase.INACTIVE);
+        V1ConfigMap page = core.readNamespacedConfigMap("s1-page", ns).execute();
+        assertThat(page.getData()).containsEntry("index.html", "<p>one</p>");
+        assertThat(page.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> {
+            assertThat(owner.getController()).isTrue();
+            assertThat(owner.getName()).isEqualTo("s1");
+        });
+        assertThat(core.readNamespacedSecret("s1-a", ns).execute().getMetadata().getLabels())
+                .containsEntry("watchkeeper.dev/dependent", "keys");
+        core.readNamespacedSecret("s1-b", ns).execute();
+        assertThat(exists(() -> core.readNamespacedService("s1", ns).execute())).isFalse();
+        await().atMost(WAIT).untilAsserted(() -> assertThat(condition(sites, "Ready"))
+                .containsEntry("status", "False").containsEntry("reason", "DependentNotReady")
+                .containsEntry("message", "dependent web is not ready: V1Deployment s1 is not ready"));
+
+        // 2. Rolled out (the status the Deployment controller would write): the Service follows, and the site is Ready.
+        V1Deployment deployment = apps.readNamespacedDeployment("s1", ns).execute();
+        deployment.status(new V1DeploymentStatus().observedGeneration(deployment.getMetadata().getGeneration())
+                .replicas(1).updatedReplicas(1).readyReplicas(1).availableReplicas(1));
+        apps.replaceNamespacedDeploymentStatus("s1", ns, deployment).execute();
+        awaitResult(DependentsResult::allReady);
+        assertThat(core.readNamespacedService("s1", ns).execute().getSpec().getSelector()).containsEntry("site", "s1");
+        await().atMost(WAIT).untilAsserted(() -> assertThat(condition(sites, "Ready"))
+                .containsEntry("status", "True"));
+
+        // 3. Nothing a dependent reads changed: the reconcile that a new field of the spec starts applies nothing.
+        results.clear();
+        updateSite(sites, site -> site.getRaw().getAsJsonObject("spec").addProperty("note", "unrelated"));
+        DependentsResult quiet = awaitResult(DependentsResult::allReady);
+        assertThat(quiet.dependents()).allSatisfy(state -> assertThat(state.applied()).as(state.name()).isZero());
+        assertThat(quiet.state("keys").orElseThrow().unchanged()).isEqualTo(2);
+
+        // 4. Someone else changes the page: it is put back.
+        page = core.readNamespacedConfigMap("s1-page", ns).execute();
+        core.replaceNamespacedConfigMap("s1-page", ns, page.data(Map.of("index.html", "defaced"))).execute();
+        await().atMost(WAIT).until(() -> "<p>one</p>".equals(core.readNamespacedConfigMap("s1-page", ns).execute()
+                .getData().get("index.html")));
+
+        // 5. One key fewer: its Secret is deleted. Exposed: its ConfigMap appears; no longer: it goes.
+        updateSite(sites, site -> {
+            JsonObject spec = site.getRaw().getAsJsonObject("spec");
+            spec.add("keys", sites.json(Map.of("k", List.of("a"))).get("k"));
+            spec.addProperty("exposed", true);
+        });
+        await().atMost(WAIT).until(() -> !exists(() -> core.readNamespacedSecret("s1-b", ns).execute())
+                && exists(() -> core.readNamespacedConfigMap("s1-exposed", ns).execute()));
+        core.readNamespacedSecret("s1-a", ns).execute();
+        updateSite(sites, site -> site.getRaw().getAsJsonObject("spec").addProperty("exposed", false));
+        await().atMost(WAIT).until(() -> !exists(() -> core.readNamespacedConfigMap("s1-exposed", ns).execute()));
+
+        // 6. The site goes: the garbage collector takes its dependents, by their owner references. The real one starts
+        // watching a new custom resource at its next discovery resync (every 30 s), so this may take that long.
+        sites.api().delete(ns, "s1").throwsApiException();
+        await().atMost(GARBAGE_COLLECTED).until(() -> !exists(() -> core.readNamespacedConfigMap("s1-page", ns).execute())
+                && !exists(() -> apps.readNamespacedDeployment("s1", ns).execute())
+                && !exists(() -> core.readNamespacedService("s1", ns).execute())
+                && !exists(() -> core.readNamespacedSecret("s1-a", ns).execute()));
+    }
+
+    private void start(ResourceType<DynamicKubernetesObject> type) {
+        WatchScope scope = WatchScope.namespace(namespace());
+        Watcher<DynamicKubernetesObject> primary = watcher(type, scope);
+        var reconciler = Reconciler.builder("sites", primary, (DynamicKubernetesObject site, ReconcileContext context) -> {
+            results.add(context.reconcileDependents(SITE));
+            return ReconcileResult.done();
+        }).owns(watcher(ResourceType.of(V1ConfigMap.class), scope))
+                .owns(watcher(ResourceType.of(V1Deployment.class), scope))
+                .owns(watcher(ResourceType.of(V1Service.class), scope))
+                .owns(watcher(ResourceType.of(V1Secret.class), scope))
+                .apiClient(client()).build();
+        closing.add(() -> reconciler.close(Duration.ofSeconds(2)));
+        reconciler.start();
+    }
+
+    private <T extends io.kubernetes.client.common.KubernetesObject> Watcher<T> watcher(ResourceType<T> type,
+            WatchScope scope) {
+        Watcher<T> watcher = HttpWatchApi.watcher(client(), type).scope(scope).build();
+        closing.add(watcher::close);
+        watcher.start();
+        return watcher;
+    }
+
+    private DependentsResult awaitResult(java.util.function.Predicate<DependentsResult> wanted) {
+        return await().atMost(WAIT).until(() -> results.isEmpty() ? null : results.get(results.size() - 1),
+                result -> result != null && wanted.test(result));
+    }
+
+    private void updateSite(CustomResources sites, Consumer<DynamicKubernetesObject> change) throws Exception {
+        await().atMost(WAIT).ignoreExceptions().untilAsserted(() -> {
+            DynamicKubernetesObject site = sites.api().get(namespace(), "s1").throwsApiException().getObject();
+            change.accept(site);
+            sites.api().update(site).throwsApiException();
+        });
+    }
+
+    private Map<String, String> condition(CustomResources sites, String type) throws ApiException {
+        JsonObject status = sites.api().get(namespace(), "s1").throwsApiException().getObject().getRaw()
+                .getAsJsonObject("status");
+        if (status == null || status.getAsJsonArray("conditions") == null) {
+            return Map.of();
+        }
+        for (JsonElement condition : status.getAsJsonArray("conditions")) {
+            JsonObject fields = condition.getAsJsonObject();
+            if (type.equals(fields.get("type").getAsString())) {
+                return Map.of("status", fields.get("status").getAsString(), "reason",
+                        fields.get("reason").getAsString(), "message", fields.get("message").getAsString());
+            }
+        }
+        return Map.of();
+    }
+
+    private static V1ObjectMeta child(DynamicKubernetesObject site, String suffix) {
+        return new V1ObjectMeta().namespace(site.getMetadata().getNamespace())
+                .name(site.getMetadata().getName() + suffix);
+    }
+
+    private static String spec(DynamicKubernetesObject site, String field) {
+        return site.getRaw().getAsJsonObject("spec").get(field).getAsString();
+    }
+
+    private static V1Deployment deployment(DynamicKubernetesObject site) {
+        Map<String, String> labels = Map.of("site", site.getMetadata().getName());
+        return new V1Deployment().metadata(child(site, "")).spec(new V1DeploymentSpec().replicas(1)
+                .selector(new V1LabelSelector().matchLabels(labels))
+                .template(new V1PodTemplateSpec().metadata(new V1ObjectMeta().labels(labels))
+                        .spec(new V1PodSpec().containers(List.of(new V1Container().name("web").image("nginx:1.27"))))));
+    }
+
+    /** Whether {@code read} finds the object (false on 404). */
+    private static boolean exists(Read read) {
+        try {
+            read.run();
+            return true;
+        } catch (ApiException e) {
+            if (e.getCode() == 404) {
+                return false;
+            }
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @FunctionalInterface
+    private interface Read {
+        void run() throws ApiException;
+    }
+}
