@@ -107,7 +107,9 @@ final class DependentsRun<P extends KubernetesObject> {
                 throw new IllegalArgumentException("dependent " + dependent.name() + " desires two objects named "
                         + name);
             }
-            metadata.putLabelsItem(LABEL, dependent.name());
+            Map<String, String> labels = new HashMap<>(metadata.getLabels() == null ? Map.of() : metadata.getLabels());
+            labels.put(LABEL, dependent.name());
+            metadata.setLabels(labels);
             context.own(object);
             S cached = made.get(name);
             S stored;
