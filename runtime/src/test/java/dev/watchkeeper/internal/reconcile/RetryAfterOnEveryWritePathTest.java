@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.google.gson.JsonObject;
 import dev.watchkeeper.internal.api.Calls;
 import dev.watchkeeper.internal.api.ServerWaits;
+import dev.watchkeeper.internal.events.EventRecorder;
+import dev.watchkeeper.internal.events.Occurrence;
+import dev.watchkeeper.internal.events.Reporter;
 import dev.watchkeeper.internal.api.StubApiServer;
 import dev.watchkeeper.reconcile.ManualTime;
 import dev.watchkeeper.resource.ResourceType;
@@ -29,8 +32,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Property: over random sequences of every write a reconcile makes (server-side apply, the conflict-safe status
- * update and its re-read, the conditions' edit, adding and removing a finalizer, a read, and a user's own delete
- * through the same client) against a server that answers 429 or 503 with {@code Retry-After} at random, the next
+ * update and its re-read, the conditions' edit, adding and removing a finalizer, a read, an Event, and a user's own
+ * delete through the same client) against a server that answers 429 or 503 with {@code Retry-After} at random, the next
  * request to an object never reaches the server before the time an earlier answer for that object named. The clock
  * is virtual and only the test moves it, so "before" is exact.
  */
@@ -38,6 +41,7 @@ class RetryAfterOnEveryWritePathTest {
 
     private static final String COLLECTION = "/apis/test.watchkeeper.dev/v1/namespaces/default/things/";
     private static final List<String> NAMES = List.of("a", "b", "c");
+    private static final String EVENTS_V1 = "/apis/events.k8s.io/v1";
 
     /** A request as the server saw it, at the virtual time it arrived, and what it was answered. */
     private record Seen(Instant at, String method, String object, int code, Duration retryAfter) {
@@ -66,12 +70,13 @@ class RetryAfterOnEveryWritePathTest {
         ServerWaits.on(client, time); // as a reconciler does when it is built
         ObjectWrites writes = new ObjectWrites(client, "test", ResourceType.dynamic("test.watchkeeper.dev", "v1",
                 "things", true), time, new OwnWrites(), null, WriteBudget.none());
+        EventRecorder events = EventRecorder.create(client, Reporter.defaults(), time); // writes on its own thread
         for (int step = 0; step < 60; step++) {
             String name = NAMES.get(steps.nextInt(NAMES.size()));
             DynamicKubernetesObject object = new DynamicKubernetesObject(thing(name));
             String mark = "step-" + step;
             try {
-                switch (steps.nextInt(7)) {
+                switch (steps.nextInt(8)) {
                     case 0 -> writes.apply(object);
                     case 1 -> writes.updateStatus(object,
                             copy -> copy.getRaw().getAsJsonObject("status").addProperty("mark", mark));
@@ -81,6 +86,8 @@ class RetryAfterOnEveryWritePathTest {
                     case 3 -> writes.addFinalizer(object, "test.watchkeeper.dev/" + mark);
                     case 4 -> writes.removeFinalizer(object, "test.watchkeeper.dev/cleanup");
                     case 5 -> writes.read(object);
+                    case 6 -> events.record(new Occurrence.Regarding("test.watchkeeper.dev/v1", "Thing", "default", name,
+                            "u-" + name), "test", "Normal", "Step", "Step", mark);
                     default -> Calls.body(delete(client, name));
                 }
             } catch (ApiException e) {
@@ -90,6 +97,7 @@ class RetryAfterOnEveryWritePathTest {
             }
             time.advance(Duration.ofMillis(steps.nextInt(1_500)));
         }
+        events.close(); // after its last write
 
         Map<String, Instant> notBefore = new HashMap<>();
         List<String> early = new ArrayList<>();
@@ -104,6 +112,7 @@ class RetryAfterOnEveryWritePathTest {
         }
         assertThat(early).as("requests that came inside the server's Retry-After").isEmpty();
         assertThat(seen).as("the server asked for waits").anyMatch(request -> request.retryAfter() != null);
+        assertThat(seen).as("Events were written").anyMatch(request -> request.method().equals("POST"));
         assertThat(heldByClient).as("writes the client held back instead of sending").hasPositiveValue();
     }
 
@@ -119,6 +128,11 @@ class RetryAfterOnEveryWritePathTest {
     private StubApiServer.Answer answer(StubApiServer.Request request) {
         Clock clock = time.clock();
         String path = request.uri().replaceFirst("\\?.*", "");
+        if (path.equals(EVENTS_V1)) { // discovery: no object, so never held; events.k8s.io/v1 is served
+            return new StubApiServer.Answer(200, "{\"kind\":\"APIResourceList\",\"groupVersion\":\"events.k8s.io/v1\","
+                    + "\"resources\":[{\"name\":\"events\",\"namespaced\":true,\"kind\":\"Event\"}]}");
+        }
+        // an object's path without its subresource; an Event's create holds its collection
         String object = path.endsWith("/status") ? path.substring(0, path.length() - "/status".length()) : path;
         int roll;
         synchronized (this) {

@@ -15,7 +15,6 @@ import dev.watchkeeper.test.VirtualTime;
 import dev.watchkeeper.test.conformance.CustomResources;
 import dev.watchkeeper.watch.WatchScope;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.time.Duration;
 import java.util.List;
@@ -53,13 +52,7 @@ abstract class RetryAfterWritesScenarios {
     @Test
     void aThrottledStatusWriteSendsNothingToItsObjectBeforeTheNamedTime() throws Exception {
         CustomResources things = new CustomResources(directClient(), "throttledthings", "ThrottledThing");
-        try {
-            things.define();
-        } catch (ApiException e) {
-            if (e.getCode() != 409) { // defined by an earlier run on the same server
-                throw e;
-            }
-        }
+        things.defineUnlessDefined();
         things.api().create(things.object(namespace(), "t1", Map.of("size", 1))).throwsApiException();
         String object = "/apis/conformance.watchkeeper.dev/v1/namespaces/" + namespace() + "/throttledthings/t1";
         VirtualTime time = new VirtualTime();

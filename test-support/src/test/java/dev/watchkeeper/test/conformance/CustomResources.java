@@ -59,6 +59,17 @@ public final class CustomResources {
         await().atMost(Duration.ofSeconds(30)).until(() -> api().list().isSuccess());
     }
 
+    /** {@link #define}, unless an earlier run on the same server defined it already (409). */
+    public void defineUnlessDefined() throws ApiException {
+        try {
+            define();
+        } catch (ApiException e) {
+            if (e.getCode() != 409) {
+                throw e;
+            }
+        }
+    }
+
     private DynamicKubernetesApi definitions() {
         return new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", client);
     }

@@ -18,6 +18,7 @@ import org.springframework.stereotype.Component;
 @ConditionalOnProperty(name = "webpage.reconciler", havingValue = "standalone", matchIfMissing = true)
 class StandaloneWebPageReconciler {
 
+    // tag::reconcile[]
     @Reconciler(name = "webpage", namespace = "${webpage.namespace:}",
             owns = {V1ConfigMap.class, V1Deployment.class, V1Service.class, V1Ingress.class})
     void reconcile(WebPage page, ReconcileContext context) throws ApiException, InterruptedException {
@@ -29,4 +30,5 @@ class StandaloneWebPageReconciler {
         context.reconcileDependents(WebPageDependents.DEPENDENTS);
         WebPageStatus.good(page, context);
     }
+    // end::reconcile[]
 }

@@ -42,11 +42,13 @@ final class WebPageDependents {
     static final String MANAGED = "managed";
     static final String IMAGE = "nginx:1.17.0";
 
+    // tag::dependents[]
     static final Dependents<WebPage> DEPENDENTS = Dependents.of(WebPage.class,
             Dependent.of("html", V1ConfigMap.class, WebPageDependents::configMap),
             Dependent.of("deployment", V1Deployment.class, WebPageDependents::deployment),
             Dependent.of("service", V1Service.class, WebPageDependents::service),
             Dependent.of("ingress", V1Ingress.class, WebPageDependents::ingress).activeWhen(WebPageDependents::exposed));
+    // end::dependents[]
 
     private WebPageDependents() {
     }
