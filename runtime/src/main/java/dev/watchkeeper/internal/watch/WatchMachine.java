@@ -1,7 +1,5 @@
 package dev.watchkeeper.internal.watch;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import dev.watchkeeper.watch.ErrorKind;
 import dev.watchkeeper.watch.ListSemantics;
 import dev.watchkeeper.watch.WatchError;
@@ -42,9 +40,6 @@ import java.util.Objects;
  */
 public final class WatchMachine<T> {
 
-    /** The watcher's logger: what the machine cannot say as an event is the watcher's news. */
-    private static final Logger log = LoggerFactory.getLogger(Watcher.class);
-
     /** A watch that ends sooner than this without an event is a failure, not a normal server timeout. */
     static final Duration SHORT_WATCH = Duration.ofSeconds(1);
 
@@ -60,8 +55,7 @@ public final class WatchMachine<T> {
     private boolean pagesCachedLists;
     private Slots slots;
     private String shardSelector;
-    /** The slots whose filter mode {@link #probeMode} learnt; {@code null} until it did, and after a reshard. */
-    private Slots probedSlots;
+    private final FilterModeProbe probe = new FilterModeProbe();
     private WatcherSnapshot.Shard.Mode listedMode = WatcherSnapshot.Shard.Mode.UNKNOWN;
 
     /** A machine that lists and watches the whole scope. */
@@ -239,8 +233,8 @@ public final class WatchMachine<T> {
         // so a list of one object with the same selector asks, once for each share.
         if (shardSelector == null) {
             listedMode = WatcherSnapshot.Shard.Mode.UNKNOWN;
-        } else if (!slots.equals(probedSlots)) {
-            listedMode = probeMode();
+        } else {
+            listedMode = probe.modeFor(slots, () -> api.shardInfo(resource(), shardSelector), this::describe);
         }
         try {
             return Step.proceed(List.of(), new Watching<>(null, api.watch(resource(), request), clock.instant(),
@@ -248,19 +242,6 @@ public final class WatchMachine<T> {
         } catch (ApiFailure failure) {
             WatchError error = error(ErrorKind.WATCH_START_FAILED, failure);
             return failure.code() == 410 ? gone(error) : streamingLists.startFailed(failure, error);
-        }
-    }
-
-    /** The filter mode by a one-object list's {@code shardInfo}; {@code UNKNOWN} when it fails (asked again later). */
-    private WatcherSnapshot.Shard.Mode probeMode() {
-        try {
-            WatcherSnapshot.Shard.Mode mode = api.shardInfo(resource(), shardSelector) != null
-                    ? WatcherSnapshot.Shard.Mode.SERVER : WatcherSnapshot.Shard.Mode.CLIENT;
-            probedSlots = slots;
-            return mode;
-        } catch (ApiFailure failure) {
-            log.debug("could not learn whether the server filters {} by shard: {}", describe(), failure.getMessage());
-            return WatcherSnapshot.Shard.Mode.UNKNOWN;
         }
     }
 
