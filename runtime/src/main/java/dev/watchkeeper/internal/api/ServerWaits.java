@@ -80,7 +80,9 @@ public final class ServerWaits implements Interceptor {
             Duration wait = RetryAfter.parse(response.header("Retry-After"));
             if (wait != null && !wait.isZero()) {
                 answered.incrementAndGet();
-                holds.merge(held, clock.instant().plus(wait), (a, b) -> a.isAfter(b) ? a : b);
+                Instant now = clock.instant();
+                holds.values().removeIf(end -> !now.isBefore(end)); // objects not asked for again since
+                holds.merge(held, now.plus(wait), (a, b) -> a.isAfter(b) ? a : b);
             }
         }
         return response;
@@ -94,12 +96,6 @@ public final class ServerWaits implements Interceptor {
     /** Requests not sent because their object was held. */
     public long heldBack() {
         return heldBack.get();
-    }
-
-    /** Until when {@code path} (an object's path) is held, or {@code null} when it is not. */
-    public Instant heldUntil(String path) {
-        Instant until = holds.get(path);
-        return until == null || !clock.instant().isBefore(until) ? null : until;
     }
 
     private static Response notSent(Request request, String held, Instant until, Duration rest) {
