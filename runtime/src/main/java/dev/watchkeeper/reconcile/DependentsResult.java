@@ -1,17 +1,21 @@
 package dev.watchkeeper.reconcile;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * What {@link ReconcileContext#reconcileDependents} did with each dependent, in the order it reconciled them.
  *
  * @param dependents one entry per declared dependent
+ * @param external   the state of each {@link Dependent#external external} dependent's resource after the run, by
+ *                   the dependent's name; absent while it does not exist
  */
-public record DependentsResult(List<DependentState> dependents) {
+public record DependentsResult(List<DependentState> dependents, Map<String, Object> external) {
 
     public DependentsResult {
         dependents = List.copyOf(dependents);
+        external = Map.copyOf(external);
     }
 
     /** Where one dependent stands after the run. */
@@ -55,5 +59,10 @@ public record DependentsResult(List<DependentState> dependents) {
     /** The state of the dependent named {@code name}. */
     public Optional<DependentState> state(String name) {
         return dependents.stream().filter(state -> state.name().equals(name)).findFirst();
+    }
+
+    /** The state of the external dependent named {@code name}'s resource, empty while it does not exist. */
+    public <R> Optional<R> external(String name, Class<R> type) {
+        return Optional.ofNullable(external.get(name)).map(type::cast);
     }
 }

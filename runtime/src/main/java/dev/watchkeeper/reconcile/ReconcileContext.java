@@ -92,14 +92,29 @@ public interface ReconcileContext {
      * state sends no request, and a field someone else changed is put back); objects a dependent no longer desires,
      * or all of an inactive one's, are deleted. When one is not ready or blocked, this object's {@code Ready=False}
      * and {@code Reconciling=True} conditions name it (where its status holds conditions). Each dependent's type must
-     * be among the reconciler's owned types, whose caches it reads.
+     * be among the reconciler's owned types, whose caches it reads. An {@link Dependent#external external} one is
+     * fetched, and created or updated through its {@link ExternalResource}.
      *
      * @return each dependent's outcome; a reconcile may go on with it
-     * @throws ApiException the first failed apply or delete, after the dependents that did not wait for it ran
+     * @throws ApiException the first failed apply or delete, after the dependents that did not wait for it ran (an
+     *                      external resource's checked exception comes wrapped in an {@link IllegalStateException}
+     *                      that names the dependent)
      */
     default <P extends KubernetesObject> DependentsResult reconcileDependents(Dependents<P> dependents)
             throws ApiException, InterruptedException {
         throw new UnsupportedOperationException(getClass().getName() + " cannot reconcile dependents");
+    }
+
+    /**
+     * Deletes what the reconciled object's {@code dependents} made, in the reverse of their order: each external
+     * resource through its {@link ExternalResource#delete}, and each Kubernetes dependent's objects, so nothing waits
+     * for the garbage collector and each goes before those it depends on. Called from a
+     * {@link CleanupFunction cleanup}, under the reconciler's finalizer; stops at the first failure, so the cleanup
+     * is retried with the rest still in place.
+     */
+    default <P extends KubernetesObject> void deleteDependents(Dependents<P> dependents)
+            throws ApiException, InterruptedException {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot delete dependents");
     }
 
     /**

@@ -30,17 +30,67 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * @param shard             the slots a sharded reconciler reconciles now, or {@code null} when it is not sharded
  * @param queueByPriority   {@code queueDepth} split by priority
  * @param readYourWrites    the read-your-own-writes fence, or {@code null} when it is off
+ * @param dependents        the dependents its reconciles ran, in the order first run; empty when none ran
  */
 public record ReconcilerSnapshot(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
         int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
         List<FailingKey> failingKeys, int failingKeysTotal, Counts counts, List<String> stuckKeys,
         RateLimitState rateLimit, BackOff backOff, Shard shard, QueueByPriority queueByPriority,
-        ReadYourWrites readYourWrites) {
+        ReadYourWrites readYourWrites, List<DependentSnapshot> dependents) {
 
     public ReconcilerSnapshot {
         secondaryWatchers = List.copyOf(secondaryWatchers);
         failingKeys = List.copyOf(failingKeys);
         stuckKeys = List.copyOf(stuckKeys);
+        dependents = List.copyOf(dependents);
+    }
+
+    /** A reconciler's state without dependents. */
+    public ReconcilerSnapshot(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
+            int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
+            List<FailingKey> failingKeys, int failingKeysTotal, Counts counts, List<String> stuckKeys,
+            RateLimitState rateLimit, BackOff backOff, Shard shard, QueueByPriority queueByPriority,
+            ReadYourWrites readYourWrites) {
+        this(name, primaryWatcher, secondaryWatchers, ready, queueDepth, scheduled, inFlight, concurrency,
+                lastReconcileAt, lastResult, failingKeys, failingKeysTotal, counts, stuckKeys, rateLimit, backOff, shard,
+                queueByPriority, readYourWrites, List.of());
+    }
+
+    /**
+     * One dependent the reconciles ran ({@link ReconcileContext#reconcileDependents}): its place in the workflow, its
+     * totals since start, and the keys it holds up now.
+     *
+     * @param name         the dependent's name
+     * @param kind         the type of its objects ({@code V1Deployment}), or {@code external } and its state's type
+     * @param dependsOn    the dependents it waits for
+     * @param pollInterval how often its external resource is polled, or {@code null} when it is not
+     * @param applied      objects applied (for an external one: resources created or updated)
+     * @param unchanged    objects skipped because they already held the desired state: requests not sent
+     * @param deleted      objects deleted as no longer desired
+     * @param failures     runs in which applying or deleting failed
+     * @param polls        polls of its external resource
+     * @param pollFailures polls that failed
+     * @param heldKeys     how many keys it holds up now: not ready, blocked by it, or failed
+     * @param held         those keys with why, sorted, capped
+     */
+    public record DependentSnapshot(String name, String kind, List<String> dependsOn, Duration pollInterval,
+            long applied, long unchanged, long deleted, long failures, long polls, long pollFailures, int heldKeys,
+            List<HeldKey> held) {
+
+        public DependentSnapshot {
+            dependsOn = List.copyOf(dependsOn);
+            held = List.copyOf(held);
+        }
+    }
+
+    /**
+     * A key a dependent holds up: the first dependent of its primary that is not ready, blocked or failed.
+     *
+     * @param key    {@code namespace/name}
+     * @param phase  {@code not_ready}, {@code blocked} or {@code failed}
+     * @param reason why, as the primary's {@code Ready} condition says it
+     */
+    public record HeldKey(String key, String phase, String reason) {
     }
 
     /**

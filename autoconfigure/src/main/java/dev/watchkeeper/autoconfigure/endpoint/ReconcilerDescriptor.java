@@ -29,17 +29,22 @@ import java.util.List;
  *                          {@code low} (keys of a list, relist or resync)
  * @param readYourWrites    the read-your-own-writes fence ({@code timeout}, keys {@code waiting} now, {@code waits}
  *                          and {@code timeouts} since start), or {@code null} when off
+ * @param dependents        the dependents its reconciles ran, in order: each one's {@code kind}, {@code dependsOn},
+ *                          {@code pollInterval}, totals ({@code applied}, {@code unchanged}: requests not sent,
+ *                          {@code deleted}, {@code failures}, {@code polls}, {@code pollFailures}) and the keys it
+ *                          holds up now ({@code heldKeys}, {@code held}: key, phase and reason)
  */
 public record ReconcilerDescriptor(String name, String primaryWatcher, List<String> secondaryWatchers, boolean ready,
         int queueDepth, int scheduled, int inFlight, int concurrency, Instant lastReconcileAt, String lastResult,
         List<ReconcilerSnapshot.FailingKey> failingKeys, int failingKeysTotal, ReconcilerSnapshot.Counts counts,
         List<String> stuckKeys, ReconcilerSnapshot.RateLimitState rateLimit, ReconcilerSnapshot.BackOff backoff,
-        ReconcilerSnapshot.QueueByPriority queueByPriority, ReconcilerSnapshot.ReadYourWrites readYourWrites) {
+        ReconcilerSnapshot.QueueByPriority queueByPriority, ReconcilerSnapshot.ReadYourWrites readYourWrites,
+        List<ReconcilerSnapshot.DependentSnapshot> dependents) {
 
     static ReconcilerDescriptor of(ReconcilerSnapshot s) {
         return new ReconcilerDescriptor(s.name(), s.primaryWatcher(), s.secondaryWatchers(), s.ready(),
                 s.queueDepth(), s.scheduled(), s.inFlight(), s.concurrency(), s.lastReconcileAt(), s.lastResult(), s.failingKeys(),
                 s.failingKeysTotal(), s.counts(), s.stuckKeys(), s.rateLimit(), s.backOff(),
-                s.queueByPriority(), s.readYourWrites());
+                s.queueByPriority(), s.readYourWrites(), s.dependents());
     }
 }

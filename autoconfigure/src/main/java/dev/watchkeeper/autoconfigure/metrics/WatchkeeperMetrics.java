@@ -9,6 +9,7 @@ import dev.watchkeeper.internal.shard.Slots;
 import dev.watchkeeper.internal.watch.BufferedWatchEventListener;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.internal.watch.Watcher;
+import dev.watchkeeper.reconcile.DependentsResult;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -141,6 +142,7 @@ public class WatchkeeperMetrics implements SmartLifecycle {
                 .register(meters);
         Gauge.builder("watchkeeper.reconcile.failing.keys", reconciler, Reconciler::failingKeys)
                 .description("Keys whose latest reconcile failed").tag("reconciler", name).register(meters);
+        reconciler.onDependentRun(state -> countDependent(name, state));
         if (reconciler.readYourWrites() != null) {
             FunctionCounter.builder("watchkeeper.reconcile.read.your.writes.waits", reconciler,
                     r -> r.readYourWrites().waits())
@@ -151,6 +153,28 @@ public class WatchkeeperMetrics implements SmartLifecycle {
                     .description("Waits for the reconciler's own writes that ended by the timeout")
                     .tag("reconciler", name).register(meters);
         }
+    }
+
+    /**
+     * Counters per dependent (tags {@code reconciler}, {@code dependent}), registered at its first run:
+     * {@code watchkeeper.dependent.applies}, {@code watchkeeper.dependent.unchanged} (applies not sent: the cached
+     * object already held the desired state), {@code watchkeeper.dependent.deletes} and
+     * {@code watchkeeper.dependent.failures}.
+     */
+    private void countDependent(String reconciler, DependentsResult.DependentState state) {
+        count("watchkeeper.dependent.applies", "Objects a dependent applied (external resources made or changed)",
+                reconciler, state.name(), state.applied());
+        count("watchkeeper.dependent.unchanged", "Applies a dependent did not send: the object held the desired state",
+                reconciler, state.name(), state.unchanged());
+        count("watchkeeper.dependent.deletes", "Objects a dependent deleted as no longer desired", reconciler,
+                state.name(), state.deleted());
+        count("watchkeeper.dependent.failures", "Runs in which a dependent's apply or delete failed", reconciler,
+                state.name(), state.phase() == DependentsResult.Phase.FAILED ? 1 : 0);
+    }
+
+    private void count(String meter, String description, String reconciler, String dependent, long amount) {
+        Counter.builder(meter).description(description).tag("reconciler", reconciler).tag("dependent", dependent)
+                .register(meters).increment(amount);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.reconcile;
 
+import dev.watchkeeper.reconcile.Dependent;
 import dev.watchkeeper.reconcile.Dependents;
 import dev.watchkeeper.reconcile.DependentsResult;
 import dev.watchkeeper.reconcile.Conditions;
@@ -47,6 +48,9 @@ public final class DefaultReconcileContext implements ReconcileContext {
     /** {@code null}: Events are dropped, with a warning. */
     private final EventRecorder events;
     private final WriteBudget writeBudget;
+    private final DependentStats dependentStats;
+    /** {@code null}: external dependents are not polled. */
+    private final ExternalPolls polls;
     /** Condition types set or removed through {@link #updateConditions}; a reconcile may write from threads. */
     private final Set<String> touched = ConcurrentHashMap.newKeySet();
     private volatile KubernetesObject latest;
@@ -60,16 +64,18 @@ public final class DefaultReconcileContext implements ReconcileContext {
     public DefaultReconcileContext(String reconciler, ObjectKey key, int attempt, ApiClient apiClient,
             ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores, TimeSource time) {
         this(reconciler, key, attempt, apiClient, primaryType, primary, stores, time, new OwnWrites(), null,
-                WriteBudget.none());
+                WriteBudget.none(), new DependentStats(), null);
     }
 
     /**
      * A reconciler's context: its writes are recorded in {@code ownWrites}, so their events queue nothing, and
-     * take their tokens from {@code writeBudget}; its Events go to {@code events}.
+     * take their tokens from {@code writeBudget}; its Events go to {@code events}; its dependents' runs are recorded
+     * in {@code dependentStats}, and their external resources polled by {@code polls}.
      */
     DefaultReconcileContext(String reconciler, ObjectKey key, int attempt, ApiClient apiClient,
             ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores, TimeSource time,
-            OwnWrites ownWrites, EventRecorder events, WriteBudget writeBudget) {
+            OwnWrites ownWrites, EventRecorder events, WriteBudget writeBudget, DependentStats dependentStats,
+            ExternalPolls polls) {
         this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
         this.key = Objects.requireNonNull(key, "key");
         this.attempt = attempt;
@@ -81,6 +87,8 @@ public final class DefaultReconcileContext implements ReconcileContext {
         this.ownWrites = Objects.requireNonNull(ownWrites, "ownWrites");
         this.events = events;
         this.writeBudget = Objects.requireNonNull(writeBudget, "writeBudget");
+        this.dependentStats = Objects.requireNonNull(dependentStats, "dependentStats");
+        this.polls = polls;
     }
 
     @Override
@@ -140,11 +148,50 @@ public final class DefaultReconcileContext implements ReconcileContext {
     @Override
     public <P extends KubernetesObject> DependentsResult reconcileDependents(Dependents<P> dependents)
             throws ApiException, InterruptedException {
+        return runFor(dependents).run(dependents);
+    }
+
+    @Override
+    public <P extends KubernetesObject> void deleteDependents(Dependents<P> dependents)
+            throws ApiException, InterruptedException {
+        try {
+            runFor(dependents).delete(dependents);
+        } catch (ApiException | InterruptedException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("deleting the dependents of " + key + ": " + e, e);
+        }
+    }
+
+    private <P extends KubernetesObject> DependentsRun<P> runFor(Dependents<P> dependents) {
         if (!dependents.primaryType().isInstance(primary)) {
             throw new IllegalArgumentException("dependents of " + dependents.primaryType().getName() + " cannot run for "
                     + key + ", a " + primary.getClass().getName());
         }
-        return new DependentsRun<>(this, dependents.primaryType().cast(primary)).run(dependents);
+        return new DependentsRun<>(this, dependents.primaryType().cast(primary));
+    }
+
+    void declareDependents(Dependents<?> dependents) {
+        dependentStats.declared(dependents);
+    }
+
+    void ranDependents(DependentsResult result) {
+        dependentStats.ran(key, result);
+    }
+
+    /** Polls {@code dependent}'s resource for this key from now on, {@code actual} as its last state known. */
+    void poll(Dependent<?, ?> dependent, Object actual) {
+        if (polls != null) {
+            polls.reconciled(key, dependent, actual);
+        }
+    }
+
+    /** This key's dependents are deleted: neither polled nor held up any more. */
+    void forgetDependents() {
+        if (polls != null) {
+            polls.forget(key);
+        }
+        dependentStats.forget(key);
     }
 
     /** Makes the reconciled object the controller owner of {@code child}. */

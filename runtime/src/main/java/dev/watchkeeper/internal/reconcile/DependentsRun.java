@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -30,7 +31,9 @@ import java.util.Set;
  * deleted; an inactive one's objects are all deleted. Its objects are found by the owner index and the label
  * {@value #LABEL}, so objects the primary owns otherwise are left alone. When one is not ready, the primary's
  * {@code Ready} and {@code Reconciling} conditions name it; when one failed, the others still run and the first
- * failure is thrown, so the reconcile retries.
+ * failure is thrown, so the reconcile retries. An external dependent's resource is fetched, then made, changed or
+ * deleted through its {@code ExternalResource}, and polled from then on when it says how often ({@link
+ * ExternalPolls}). Each run is recorded in the reconciler's {@link DependentStats}.
  */
 final class DependentsRun<P extends KubernetesObject> {
 
@@ -49,6 +52,8 @@ final class DependentsRun<P extends KubernetesObject> {
     DependentsResult run(Dependents<P> dependents) throws ApiException, InterruptedException {
         Map<String, Phase> phases = new HashMap<>();
         List<DependentState> states = new ArrayList<>();
+        Map<String, Object> external = new HashMap<>();
+        context.declareDependents(dependents);
         Exception failed = null;
         for (Dependent<P, ?> dependent : dependents.ordered()) {
             DependentState state;
@@ -57,16 +62,25 @@ final class DependentsRun<P extends KubernetesObject> {
                 state = new DependentState(dependent.name(), Phase.BLOCKED, 0, 0, 0, "waits for " + blockedBy);
             } else {
                 try {
-                    state = reconcile(dependent);
+                    state = dependent.externalResource() != null ? reconcileExternal(dependent, external)
+                            : reconcileObjects(kubernetes(dependent));
                 } catch (ApiException | RuntimeException e) {
                     failed = failed == null ? e : failed;
                     state = new DependentState(dependent.name(), Phase.FAILED, 0, 0, 0, ApiErrors.describe(e));
+                } catch (InterruptedException e) {
+                    throw e;
+                } catch (Exception e) {
+                    IllegalStateException wrapped = new IllegalStateException("dependent " + dependent.name() + ": "
+                            + e, e);
+                    failed = failed == null ? wrapped : failed;
+                    state = new DependentState(dependent.name(), Phase.FAILED, 0, 0, 0, e.toString());
                 }
             }
             phases.put(dependent.name(), state.phase());
             states.add(state);
         }
-        DependentsResult result = new DependentsResult(states);
+        DependentsResult result = new DependentsResult(states, external);
+        context.ranDependents(result);
         if (failed instanceof ApiException api) {
             throw api;
         }
@@ -75,6 +89,71 @@ final class DependentsRun<P extends KubernetesObject> {
         }
         holdingUp(result);
         return result;
+    }
+
+    /**
+     * Deletes what {@code dependents} made, last first: an external resource through its own delete, a Kubernetes
+     * dependent's objects one by one. Stops at the first failure.
+     */
+    void delete(Dependents<P> dependents) throws Exception {
+        List<Dependent<P, ?>> reversed = new ArrayList<>(dependents.ordered());
+        Collections.reverse(reversed);
+        for (Dependent<P, ?> dependent : reversed) {
+            if (dependent.externalResource() != null) {
+                dependent.externalResource().delete(primary, context);
+            } else {
+                for (KubernetesObject object : madeBy(kubernetes(dependent)).values()) {
+                    context.delete(object);
+                }
+            }
+        }
+        context.forgetDependents();
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <P extends KubernetesObject> Dependent<P, KubernetesObject> kubernetes(Dependent<P, ?> dependent) {
+        return (Dependent<P, KubernetesObject>) dependent;
+    }
+
+    /** Fetches the resource, then makes or changes it as desired, or deletes it when none is desired. */
+    private <R> DependentState reconcileExternal(Dependent<P, R> dependent, Map<String, Object> external)
+            throws Exception {
+        var resource = dependent.externalResource();
+        R actual = resource.fetch(primary).orElse(null);
+        R desired = dependent.desired(primary, context).stream().findFirst().orElse(null);
+        int applied = 0;
+        int unchanged = 0;
+        int deleted = 0;
+        if (desired == null) {
+            if (actual != null) {
+                resource.delete(primary, context);
+                actual = null;
+                deleted++;
+            }
+        } else if (actual == null) {
+            actual = Objects.requireNonNull(resource.create(primary, desired, context),
+                    "dependent " + dependent.name() + ": create returned null");
+            applied++;
+        } else if (!resource.matches(actual, desired)) {
+            actual = Objects.requireNonNull(resource.update(primary, actual, desired, context),
+                    "dependent " + dependent.name() + ": update returned null");
+            applied++;
+        } else {
+            unchanged++;
+        }
+        if (actual != null) {
+            external.put(dependent.name(), actual);
+        }
+        if (dependent.pollInterval() != null) {
+            context.poll(dependent, actual);
+        }
+        if (!dependent.isActive(primary)) {
+            return new DependentState(dependent.name(), Phase.INACTIVE, 0, 0, deleted, null);
+        }
+        return actual == null || dependent.isReady(actual)
+                ? new DependentState(dependent.name(), Phase.READY, applied, unchanged, deleted, null)
+                : new DependentState(dependent.name(), Phase.NOT_READY, applied, unchanged, deleted,
+                        "external " + dependent.type().getSimpleName() + " is not ready");
     }
 
     /** The first dependency of {@code dependent} that is neither ready nor inactive, as a phrase; else {@code null}. */
@@ -88,19 +167,24 @@ final class DependentsRun<P extends KubernetesObject> {
         return null;
     }
 
-    private <S extends KubernetesObject> DependentState reconcile(Dependent<P, S> dependent) throws ApiException {
-        Map<String, S> made = new HashMap<>();
-        for (S object : context.owned(dependent.type())) {
+    private Map<String, KubernetesObject> madeBy(Dependent<P, KubernetesObject> dependent) {
+        Map<String, KubernetesObject> made = new HashMap<>();
+        for (KubernetesObject object : context.owned(dependent.type())) {
             if (isMadeBy(object, dependent)) {
                 made.put(object.getMetadata().getName(), object);
             }
         }
-        Collection<S> desired = dependent.desired(primary, context);
+        return made;
+    }
+
+    private DependentState reconcileObjects(Dependent<P, KubernetesObject> dependent) throws ApiException {
+        Map<String, KubernetesObject> made = madeBy(dependent);
+        Collection<KubernetesObject> desired = dependent.desired(primary, context);
         int applied = 0;
         int unchanged = 0;
         String notReady = null;
         Set<String> names = new HashSet<>();
-        for (S object : desired) {
+        for (KubernetesObject object : desired) {
             V1ObjectMeta metadata = Objects.requireNonNull(object.getMetadata(), "a desired object without metadata");
             String name = Objects.requireNonNull(metadata.getName(), "a desired object without metadata.name");
             if (!names.add(name)) {
@@ -111,8 +195,8 @@ final class DependentsRun<P extends KubernetesObject> {
             labels.put(LABEL, dependent.name());
             metadata.setLabels(labels);
             context.own(object);
-            S cached = made.get(name);
-            S stored;
+            KubernetesObject cached = made.get(name);
+            KubernetesObject stored;
             if (cached != null && Containment.holds(ObjectWrites.tree(cached), desiredFields(object))) {
                 stored = cached;
                 unchanged++;
@@ -125,7 +209,7 @@ final class DependentsRun<P extends KubernetesObject> {
             }
         }
         int deleted = 0;
-        for (S old : made.values()) {
+        for (KubernetesObject old : made.values()) {
             if (!names.contains(old.getMetadata().getName())) {
                 context.delete(old);
                 deleted++;

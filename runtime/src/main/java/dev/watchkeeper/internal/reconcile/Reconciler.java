@@ -1,6 +1,7 @@
 package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.internal.api.ServerWaits;
+import dev.watchkeeper.reconcile.DependentsResult;
 import dev.watchkeeper.reconcile.Finalizer;
 import dev.watchkeeper.reconcile.ReconcileFunction;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
@@ -67,6 +68,8 @@ public final class Reconciler<T extends KubernetesObject> {
     private final ReconcileDeadlines deadlines;
     /** {@code null} unless sharded. */
     private final ActiveSlots<T> slots;
+    private final DependentStats dependentStats = new DependentStats();
+    private final ExternalPolls polls;
     private final CompletableFuture<Void> stopped = new CompletableFuture<>();
 
     private volatile CompletableFuture<Void> ready = new CompletableFuture<>();
@@ -92,9 +95,12 @@ public final class Reconciler<T extends KubernetesObject> {
         this.eventKeys = new EventKeys<>(builder.primary.store(), queue,
                 EventKeys.filter(settings, builder.filter, builder.finalizer != null), settings.debounce(), ownWrites,
                 builder.finalizer == null ? null : builder.finalizer.name());
+        this.polls = new ExternalPolls(name, builder.time, builder.threadFactory,
+                key -> builder.primary.store().get(key).orElse(null), queue::add, dependentStats);
         this.reconciliation = new Reconciliation<>(
                 ReconcileScope.of(name, builder.primary, sources.secondaries(), builder.apiClient, builder.time,
-                        ownWrites, builder.events, WriteBudget.of(name, settings.writeBudget(), builder.time)),
+                        ownWrites, builder.events, WriteBudget.of(name, settings.writeBudget(), builder.time),
+                        dependentStats, polls),
                 new UserCode<>(builder.reconcile, builder.finalizer, builder.observer, builder.listeners),
                 queue, eventKeys, builder.statusConditions,
                 new ReadYourWrites(name, ownWrites, queue, builder.time.clock(), settings.readYourWritesTimeout()),
@@ -223,6 +229,7 @@ public final class Reconciler<T extends KubernetesObject> {
         }
         workers.interrupt(running, grace, AFTER_INTERRUPT);
         deadlines.close();
+        polls.close();
     }
 
     /** A reconcile that ran past its timeout ignored the interrupt: told by the timer of {@link #deadlines}. */
@@ -357,7 +364,13 @@ public final class Reconciler<T extends KubernetesObject> {
                 isReady(), queue.depth(), queue.delayed(), queue.inFlight(), settings.concurrency(),
                 stats.lastReconcileAt(), stats.lastResult(), queue.recentFailures(FAILING_KEYS_SHOWN),
                 queue.failing(), stats.counts(), stuckKeys(), queue.rateLimit(), backOff,
-                slots == null ? null : slots.shard(), queue.byPriority(), reconciliation.readYourWrites());
+                slots == null ? null : slots.shard(), queue.byPriority(), reconciliation.readYourWrites(),
+                dependentStats.snapshot(key -> primary().store().get(key).isPresent()));
+    }
+
+    /** Calls {@code listener} with each dependent's outcome after every run of a primary's dependents. */
+    public void onDependentRun(Consumer<DependentsResult.DependentState> listener) {
+        dependentStats.onRun(Objects.requireNonNull(listener, "listener"));
     }
 
     /** Reconciles that ignored their interrupt at a stop, a lost Lease or a narrow, by key, sorted. */
