@@ -35,7 +35,8 @@ import org.springframework.test.annotation.DirtiesContext;
  * status and {@code /actuator/watchkeeper} say why.
  */
 @SpringBootTest(classes = MySqlSchemaOperator.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = {"watchkeeper.crds.apply=true", "mysql-schema.poll-interval=200ms"})
+        properties = {"watchkeeper.crds.apply=true", "mysql-schema.poll-interval=200ms",
+                "management.endpoints.web.exposure.include=health,watchkeeper,metrics"})
 @DirtiesContext
 abstract class MySqlSchemaScenarios {
 
@@ -90,6 +91,11 @@ abstract class MySqlSchemaScenarios {
                 .get(SchemaDependents.PASSWORD_KEY)).as("the Secret keeps its password")
                 .isEqualTo(secret.getData().get(SchemaDependents.PASSWORD_KEY));
 
+        // Counted per dependent: the Secret applied once, then skipped as unchanged by the reconcile the poll queued.
+        assertThat(metric("watchkeeper.dependent.applies", "secret")).isPositive();
+        assertThat(metric("watchkeeper.dependent.unchanged", "secret")).isPositive();
+        assertThat(metric("watchkeeper.dependent.applies", "schema")).isGreaterThanOrEqualTo(2);
+
         // Deleted: the original waits until the object is gone, which needs its cleanup to drop schema and user.
         schemas.delete(ns, "mydb1").throwsApiException();
         await().atMost(WAIT).until(() -> schemas.get(ns, "mydb1").getHttpStatusCode() == 404);
@@ -141,11 +147,21 @@ abstract class MySqlSchemaScenarios {
 
     /** The reconciler's dependents as {@code /actuator/watchkeeper/mysql-schema} shows them, over HTTP. */
     private JsonArray endpointDependents() throws Exception {
+        return actuator("watchkeeper/mysql-schema").getAsJsonArray("dependents");
+    }
+
+    /** The count of {@code meter} for the reconciler's {@code dependent}, from {@code /actuator/metrics}. */
+    private double metric(String meter, String dependent) throws Exception {
+        return actuator("metrics/" + meter + "?tag=reconciler:mysql-schema&tag=dependent:" + dependent)
+                .getAsJsonArray("measurements").get(0).getAsJsonObject().get("value").getAsDouble();
+    }
+
+    private JsonObject actuator(String path) throws Exception {
         HttpResponse<String> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                URI.create("http://localhost:" + port + "/actuator/watchkeeper/mysql-schema")).build(),
+                URI.create("http://localhost:" + port + "/actuator/" + path)).build(),
                 HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).isEqualTo(200);
-        return JsonParser.parseString(response.body()).getAsJsonObject().getAsJsonArray("dependents");
+        assertThat(response.statusCode()).as(path).isEqualTo(200);
+        return JsonParser.parseString(response.body()).getAsJsonObject();
     }
 
     private static DynamicKubernetesObject schema(String namespace, String name, String encoding) {
