@@ -41,7 +41,8 @@ public interface ReconcileContext {
     /**
      * The cached objects of {@code type} the reconciled object controls (their ownerReference with
      * {@code controller: true} has its uid), ordered by namespace and name: read from the owner index of
-     * {@link #store(Class) store(type)}, so it costs what it returns, not what the store holds.
+     * {@link #store(Class) store(type)}, so it costs what it returns, not what the store holds. For the primary's own
+     * type (a ConfigMap that owns ConfigMaps), from the store of the reconciler's owned watcher of that type.
      *
      * @throws IllegalArgumentException when the reconciler watches no such type
      */

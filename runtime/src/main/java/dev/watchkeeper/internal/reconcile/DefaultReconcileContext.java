@@ -43,6 +43,8 @@ public final class DefaultReconcileContext implements ReconcileContext {
     private final ResourceType<?> primaryType;
     private final KubernetesObject primary;
     private final Map<Class<?>, Store<?>> stores;
+    /** The store of a secondary watcher of the primary's own type, whose owner index holds its children; or null. */
+    private final Store<?> ownedOfPrimaryType;
     private final TimeSource time;
     private final OwnWrites ownWrites;
     /** {@code null}: Events are dropped, with a warning. */
@@ -63,7 +65,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
      */
     public DefaultReconcileContext(String reconciler, ObjectKey key, int attempt, ApiClient apiClient,
             ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores, TimeSource time) {
-        this(reconciler, key, attempt, apiClient, primaryType, primary, stores, time, new OwnWrites(), null,
+        this(reconciler, key, attempt, apiClient, primaryType, primary, stores, null, time, new OwnWrites(), null,
                 WriteBudget.none(), new DependentStats(), null);
     }
 
@@ -73,9 +75,9 @@ public final class DefaultReconcileContext implements ReconcileContext {
      * in {@code dependentStats}, and their external resources polled by {@code polls}.
      */
     DefaultReconcileContext(String reconciler, ObjectKey key, int attempt, ApiClient apiClient,
-            ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores, TimeSource time,
-            OwnWrites ownWrites, EventRecorder events, WriteBudget writeBudget, DependentStats dependentStats,
-            ExternalPolls polls) {
+            ResourceType<?> primaryType, KubernetesObject primary, Map<Class<?>, Store<?>> stores,
+            Store<?> ownedOfPrimaryType, TimeSource time, OwnWrites ownWrites, EventRecorder events,
+            WriteBudget writeBudget, DependentStats dependentStats, ExternalPolls polls) {
         this.reconciler = Objects.requireNonNull(reconciler, "reconciler");
         this.key = Objects.requireNonNull(key, "key");
         this.attempt = attempt;
@@ -83,6 +85,7 @@ public final class DefaultReconcileContext implements ReconcileContext {
         this.primaryType = Objects.requireNonNull(primaryType, "primaryType");
         this.primary = Objects.requireNonNull(primary, "primary");
         this.stores = Map.copyOf(stores);
+        this.ownedOfPrimaryType = ownedOfPrimaryType;
         this.time = Objects.requireNonNull(time, "time");
         this.ownWrites = Objects.requireNonNull(ownWrites, "ownWrites");
         this.events = events;
@@ -118,8 +121,11 @@ public final class DefaultReconcileContext implements ReconcileContext {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public <S extends KubernetesObject> List<S> owned(Class<S> type) {
-        Store<S> store = store(type);
+        // A ConfigMap that owns ConfigMaps: its children are in the owned watcher's store, not the primary's.
+        Store<S> store = ownedOfPrimaryType != null && type.equals(primaryType.javaType())
+                ? (Store<S>) ownedOfPrimaryType : store(type);
         String uid = primary.getMetadata() == null ? null : primary.getMetadata().getUid();
         return uid == null ? List.of() : store.listByOwner(uid);
     }

@@ -99,7 +99,7 @@ class ExternalDependentsTest {
 
     private DefaultReconcileContext context(V1ConfigMap primary) {
         return new DefaultReconcileContext("buckets", KEY, 1, null, ResourceType.of(V1ConfigMap.class), primary,
-                Map.of(), time, new OwnWrites(), null, WriteBudget.none(), stats, polls);
+                Map.of(), null, time, new OwnWrites(), null, WriteBudget.none(), stats, polls);
     }
 
     @Test

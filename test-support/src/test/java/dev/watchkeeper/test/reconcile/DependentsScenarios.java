@@ -178,6 +178,39 @@ abstract class DependentsScenarios {
                 && !exists(() -> core.readNamespacedSecret("s1-a", ns).execute()));
     }
 
+    @Test
+    void aDependentOfThePrimarysOwnTypeIsFoundInTheOwnedWatchersCacheSoAnUnchangedOneSendsNothing() throws Exception {
+        String ns = namespace();
+        CoreV1Api core = new CoreV1Api(client());
+        WatchScope requests = WatchScope.namespace(namespace()).withLabelSelector("greeter=true");
+        Dependents<V1ConfigMap> reply = Dependents.of(V1ConfigMap.class, Dependent.of("reply", V1ConfigMap.class,
+                (V1ConfigMap request, ReconcileContext context) -> new V1ConfigMap().metadata(new V1ObjectMeta()
+                        .namespace(ns).name(request.getMetadata().getName() + "-reply"))
+                        .data(Map.of("greeting", "Hello, " + request.getData().get("name") + "!"))));
+        var reconciler = Reconciler.builder("greeter", watcher(ResourceType.of(V1ConfigMap.class), requests),
+                (V1ConfigMap request, ReconcileContext context) -> {
+                    results.add(context.reconcileDependents(reply));
+                    return ReconcileResult.done();
+                }).owns(watcher(ResourceType.of(V1ConfigMap.class), WatchScope.namespace(ns)))
+                .apiClient(client()).build();
+        closing.add(() -> reconciler.close(Duration.ofSeconds(2)));
+        reconciler.start();
+
+        core.createNamespacedConfigMap(ns, new V1ConfigMap().metadata(new V1ObjectMeta().name("ada")
+                .putLabelsItem("greeter", "true")).data(Map.of("name", "Ada"))).execute();
+        awaitResult(result -> result.state("reply").orElseThrow().applied() == 1);
+        assertThat(core.readNamespacedConfigMap("ada-reply", ns).execute().getData())
+                .containsEntry("greeting", "Hello, Ada!");
+
+        // A change the reply does not depend on: the reconcile it starts finds the reply cached and sends nothing.
+        results.clear();
+        V1ConfigMap request = core.readNamespacedConfigMap("ada", ns).execute();
+        core.replaceNamespacedConfigMap("ada", ns, request.putDataItem("unrelated", "x")).execute();
+        DependentsResult quiet = awaitResult(result -> true);
+        assertThat(quiet.state("reply").orElseThrow().unchanged()).isEqualTo(1);
+        assertThat(quiet.state("reply").orElseThrow().applied()).isZero();
+    }
+
     private void start(ResourceType<DynamicKubernetesObject> type) {
         WatchScope scope = WatchScope.namespace(namespace());
         Watcher<DynamicKubernetesObject> primary = watcher(type, scope);
