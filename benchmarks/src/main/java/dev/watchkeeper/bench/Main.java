@@ -79,10 +79,12 @@ public final class Main {
             case "restart" -> restart(quick);
             case "list-semantics" -> listSemantics(quick);
             case "endtoend" -> endToEnd(quick);
+            case "dependents" -> new DependentsCost(Integer.getInteger("bench.dependents.pages", quick ? 50 : 500),
+                    quick ? 1 : 5).run();
             case "fresh" -> new Freshness(quick ? 4 : 50, quick ? 5 : 20, quick ? 1 : 3).run();
             default -> {
                 System.err.println("usage: benchmarks.jar [all|watch|sync|scaling|sharding|dispatch|outage|startup|restart"
-                        + "|list-semantics|endtoend|fresh] [--quick]");
+                        + "|list-semantics|endtoend|dependents|fresh] [--quick]");
                 System.exit(2);
             }
         }
