@@ -35,6 +35,7 @@ final class ResourceRegistry {
         resources.add(ApiResource.namespaced("", "v1", "events", "Event").withShortNames("ev"));
         resources.add(ApiResource.namespaced("apps", "v1", "deployments", "Deployment").withShortNames("deploy")
                 .withStatus());
+        resources.add(ApiResource.namespaced("batch", "v1", "jobs", "Job").withStatus());
         resources.add(ApiResource.namespaced("networking.k8s.io", "v1", "ingresses", "Ingress").withShortNames("ing")
                 .withStatus());
         resources.add(ApiResource.namespaced("coordination.k8s.io", "v1", "leases", "Lease"));
