@@ -31,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  *       are deleted, and the finalizer is removed once none with {@code blockOwnerDeletion: true} is left.</li>
  * </ul>
  * An owner is looked up as the real collector does: by apiVersion, kind and name (in the dependent's namespace
- * when namespaced), and must have the referenced uid; a reference to an unknown kind is left alone.
+ * when namespaced), and must have the referenced uid; a reference to an unknown kind, or from a cluster-scoped
+ * object to a namespaced kind (which the real collector cannot resolve), is left alone.
  */
 final class GarbageCollector implements AutoCloseable {
 
@@ -166,6 +167,10 @@ final class GarbageCollector implements AutoCloseable {
                 .findByKind(Json.string(reference, "apiVersion"), Json.string(reference, "kind"));
         if (ownerResource.isEmpty()) {
             return OwnerState.UNKNOWN;
+        }
+        String namespace = dependent.key().namespace();
+        if (ownerResource.get().namespaced() && (namespace == null || namespace.isEmpty())) {
+            return OwnerState.UNKNOWN; // a cluster-scoped object cannot be owned by a namespaced one: never collected
         }
         Optional<JsonObject> owner = operations.get(ownerResource.get(), dependent.key().namespace(),
                 Json.string(reference, "name"));

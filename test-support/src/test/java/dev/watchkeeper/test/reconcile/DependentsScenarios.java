@@ -12,6 +12,7 @@ import dev.watchkeeper.reconcile.Dependent;
 import dev.watchkeeper.reconcile.Dependents;
 import dev.watchkeeper.reconcile.DependentsResult;
 import dev.watchkeeper.reconcile.DependentsResult.Phase;
+import dev.watchkeeper.reconcile.Finalizer;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.resource.ResourceType;
@@ -21,6 +22,8 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AppsV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.RbacAuthorizationV1Api;
+import io.kubernetes.client.openapi.models.V1ClusterRole;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Deployment;
@@ -30,6 +33,7 @@ import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.openapi.models.V1PolicyRule;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.kubernetes.client.openapi.models.V1Service;
 import io.kubernetes.client.openapi.models.V1ServicePort;
@@ -209,6 +213,48 @@ abstract class DependentsScenarios {
         DependentsResult quiet = awaitResult(result -> true);
         assertThat(quiet.state("reply").orElseThrow().unchanged()).isEqualTo(1);
         assertThat(quiet.state("reply").orElseThrow().applied()).isZero();
+    }
+
+    @Test
+    void aClusterScopedChildOfANamespacedPrimaryIsDeletedByTheCleanupWhichTheGarbageCollectorCannotDo()
+            throws Exception {
+        String ns = namespace();
+        CoreV1Api core = new CoreV1Api(client());
+        RbacAuthorizationV1Api rbac = new RbacAuthorizationV1Api(client());
+        String roleName = "watchkeeper-test-" + ns + "-reader";
+        Dependents<V1ConfigMap> role = Dependents.of(V1ConfigMap.class, Dependent.of("role", V1ClusterRole.class,
+                (V1ConfigMap request, ReconcileContext context) -> new V1ClusterRole()
+                        .metadata(new V1ObjectMeta().name(roleName))
+                        .rules(List.of(new V1PolicyRule().apiGroups(List.of("")).resources(List.of("configmaps"))
+                                .verbs(List.of("get"))))));
+        var reconciler = Reconciler.builder("readers", watcher(ResourceType.of(V1ConfigMap.class),
+                WatchScope.namespace(ns).withLabelSelector("reader=true")),
+                (V1ConfigMap request, ReconcileContext context) -> {
+                    results.add(context.reconcileDependents(role));
+                    return ReconcileResult.done();
+                }).owns(watcher(ResourceType.of(V1ClusterRole.class), WatchScope.allNamespaces()))
+                .finalizer(new Finalizer<>("example.com/readers", (request, context) -> context.deleteDependents(role)))
+                .apiClient(client()).build();
+        closing.add(() -> reconciler.close(Duration.ofSeconds(2)));
+        reconciler.start();
+
+        core.createNamespacedConfigMap(ns, new V1ConfigMap().metadata(new V1ObjectMeta().name("reader")
+                .putLabelsItem("reader", "true"))).execute();
+        await().atMost(WAIT).until(() -> exists(() -> rbac.readClusterRole(roleName).execute()));
+        assertThat(rbac.readClusterRole(roleName).execute().getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(owner -> assertThat(owner.getName()).isEqualTo("reader"));
+
+        // Found again through the owner index across scopes: the next reconcile sends nothing for it.
+        results.clear();
+        V1ConfigMap request = core.readNamespacedConfigMap("reader", ns).execute();
+        core.replaceNamespacedConfigMap("reader", ns, request.putDataItem("unrelated", "x")).execute();
+        assertThat(awaitResult(result -> true).state("role").orElseThrow().unchanged()).isEqualTo(1);
+
+        // An owner reference from a cluster-scoped object to a namespaced one does not count for the garbage
+        // collector: the cleanup under the finalizer deletes the ClusterRole, then the request goes.
+        core.deleteNamespacedConfigMap("reader", ns).execute();
+        await().atMost(WAIT).until(() -> !exists(() -> rbac.readClusterRole(roleName).execute())
+                && !exists(() -> core.readNamespacedConfigMap("reader", ns).execute()));
     }
 
     private void start(ResourceType<DynamicKubernetesObject> type) {

@@ -1,19 +1,24 @@
 package dev.watchkeeper.examples.cronjob;
 
 import com.google.gson.JsonObject;
+import com.google.gson.annotations.SerializedName;
 import dev.watchkeeper.annotation.KubernetesResource;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1Condition;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * A {@code CronJob} ({@code batch.tutorial.kubebuilder.io/v1}, the tutorial's group): a Job template run on a cron
- * schedule. The original's CRD spells out the Job template's schema; here {@code jobTemplate} is kept whole (the API
- * server checks it when a Job is made from it).
+ * schedule. The original's CRD spells out the Job template's schema; here {@code jobTemplate} is kept whole, read as a
+ * {@code batch/v1} JobTemplateSpec when a run makes its Job (the API server then checks the Job). The CRD requires
+ * {@code schedule} and {@code jobTemplate}, refuses negative numbers and a policy other than the three, as the
+ * original's does.
  *
  * <pre>
  * apiVersion: batch.tutorial.kubebuilder.io/v1
@@ -79,12 +84,17 @@ public class CronJob implements KubernetesObject {
     /** What to run, and when. */
     public static class Spec {
 
+        @NotNull
         private String schedule;
+        @Min(0)
         private Long startingDeadlineSeconds;
-        private String concurrencyPolicy;
+        private ConcurrencyPolicy concurrencyPolicy;
         private Boolean suspend;
+        @NotNull
         private JsonObject jobTemplate;
+        @Min(0)
         private Integer successfulJobsHistoryLimit;
+        @Min(0)
         private Integer failedJobsHistoryLimit;
 
         /** The schedule in cron format: five fields, a descriptor such as {@code @hourly}, or {@code @every 1h}. */
@@ -105,12 +115,15 @@ public class CronJob implements KubernetesObject {
             this.startingDeadlineSeconds = startingDeadlineSeconds;
         }
 
-        /** {@code Allow} (the default), {@code Forbid} or {@code Replace}: what a run does while one is active. */
-        public String getConcurrencyPolicy() {
-            return concurrencyPolicy;
+        /**
+         * What a run does while a Job is active; {@link ConcurrencyPolicy#ALLOW} when unset. The original's CRD
+         * defaults the field; Watchkeeper's CRD generator writes no {@code default}s, so the default is applied here.
+         */
+        public ConcurrencyPolicy getConcurrencyPolicy() {
+            return concurrencyPolicy == null ? ConcurrencyPolicy.ALLOW : concurrencyPolicy;
         }
 
-        public void setConcurrencyPolicy(String concurrencyPolicy) {
+        public void setConcurrencyPolicy(ConcurrencyPolicy concurrencyPolicy) {
             this.concurrencyPolicy = concurrencyPolicy;
         }
 
@@ -149,6 +162,19 @@ public class CronJob implements KubernetesObject {
         public void setFailedJobsHistoryLimit(Integer failedJobsHistoryLimit) {
             this.failedJobsHistoryLimit = failedJobsHistoryLimit;
         }
+    }
+
+    /** What a run does while a Job of an earlier run is active. */
+    public enum ConcurrencyPolicy {
+        /** Runs at once. */
+        @SerializedName("Allow")
+        ALLOW,
+        /** Skips the run. */
+        @SerializedName("Forbid")
+        FORBID,
+        /** Deletes the active Jobs, then runs. */
+        @SerializedName("Replace")
+        REPLACE
     }
 
     /** The Jobs running, the last run, and the conditions {@code Available}, {@code Progressing}, {@code Degraded}. */

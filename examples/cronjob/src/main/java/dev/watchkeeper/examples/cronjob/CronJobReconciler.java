@@ -1,6 +1,8 @@
 package dev.watchkeeper.examples.cronjob;
 
+import com.google.gson.JsonParseException;
 import dev.watchkeeper.annotation.Reconciler;
+import dev.watchkeeper.examples.cronjob.CronJob.ConcurrencyPolicy;
 import dev.watchkeeper.reconcile.Conditions;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
@@ -10,9 +12,11 @@ import io.kubernetes.client.openapi.models.V1Job;
 import io.kubernetes.client.openapi.models.V1JobTemplateSpec;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
+import io.kubernetes.client.openapi.models.V1Status;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,7 +35,14 @@ import org.springframework.stereotype.Component;
  *   <li>a run's Job is applied (server-side apply, its name fixed by the run's time) instead of created, so a run
  *       whose Job the cache does not hold yet is not refused as {@code AlreadyExists} and marked degraded;</li>
  *   <li>the status names a Job and its run as soon as it is made, not at the reconcile its watch event starts;</li>
- *   <li>{@code Degraded} returns to {@code False} once nothing is failing (the original never resets it).</li>
+ *   <li>{@code Degraded} returns to {@code False} at the end of a reconcile that met no trouble and found no failed
+ *       Job (the original never resets it); nothing resets it earlier, so a schedule still invalid does not flip it
+ *       to {@code False} and back at every reconcile;</li>
+ *   <li>a run the starting deadline made it skip is reported as {@code MissedSchedule} (see {@link ScheduledRuns});
+ *       the original's check for it can never hold;</li>
+ *   <li>a template that cannot be read as a JobTemplateSpec (an unknown field, a missing {@code template}) is
+ *       reported as {@code JobCreationFailed}, as a refused create is, before {@code Replace} deletes the running
+ *       Jobs; the original cannot meet one, its CRD having the template's schema.</li>
  * </ul>
  */
 @Component
@@ -58,8 +69,7 @@ class CronJobReconciler {
         ChildJobs jobs = ChildJobs.of(context.owned(V1Job.class));
         cronJob = context.updateStatus(cronJob, c -> {
             status(c).setActive(jobs.activeReferences());
-            status(c).setLastScheduleTime(jobs.latestSchedule() == null ? null
-                    : jobs.latestSchedule().atOffset(ZoneOffset.UTC));
+            status(c).setLastScheduleTime(utc(jobs.latestSchedule()));
         });
         boolean suspended = Boolean.TRUE.equals(cronJob.getSpec().getSuspend());
         cronJob = context.updateConditions(cronJob, c -> summarize(jobs, suspended, c));
@@ -75,45 +85,51 @@ class CronJobReconciler {
                     cronJob.getMetadata().getCreationTimestamp().toInstant(),
                     cronJob.getSpec().getStartingDeadlineSeconds(), now);
         } catch (IllegalArgumentException e) {
-            context.updateConditions(cronJob, c -> c.set(DEGRADED, true, "InvalidSchedule",
-                    "Failed to parse schedule: " + e.getMessage()));
+            degraded(cronJob, context, "InvalidSchedule", "Failed to parse schedule: " + e.getMessage());
             return ReconcileResult.done(); // only a change of the schedule can fix it
         }
         ReconcileResult atNextRun = ReconcileResult.requeueAfter(Duration.between(now, runs.next()));
-        if (runs.missed() == null) {
+        if (runs.late() != null) {
+            degraded(cronJob, context, "MissedSchedule", "Missed starting deadline for run at " + runs.late());
             return atNextRun;
         }
-        Long deadline = cronJob.getSpec().getStartingDeadlineSeconds();
-        if (deadline != null && runs.missed().plusSeconds(deadline).isBefore(now)) {
-            context.updateConditions(cronJob, c -> c.set(DEGRADED, true, "MissedSchedule",
-                    "Missed starting deadline for run at " + runs.missed()));
-            return atNextRun;
+        ConcurrencyPolicy policy = cronJob.getSpec().getConcurrencyPolicy();
+        if (runs.missed() == null || policy == ConcurrencyPolicy.FORBID && !jobs.active().isEmpty()) {
+            return settled(cronJob, jobs, context, atNextRun);
         }
-        String policy = cronJob.getSpec().getConcurrencyPolicy() == null ? "Allow"
-                : cronJob.getSpec().getConcurrencyPolicy();
-        if (policy.equals("Forbid") && !jobs.active().isEmpty()) {
-            return atNextRun;
+        V1Job job;
+        try {
+            job = job(cronJob, runs.missed());
+        } catch (IllegalArgumentException | JsonParseException e) {
+            degraded(cronJob, context, "JobCreationFailed", "Failed to create job: " + e.getMessage());
+            return atNextRun; // only a change of the template can fix it
         }
-        if (policy.equals("Replace")) {
+        if (policy == ConcurrencyPolicy.REPLACE) {
             for (V1Job active : jobs.active()) {
                 context.delete(active);
             }
         }
-        V1Job job = context.applyOwned(job(cronJob, runs.missed()));
-        List<V1ObjectReference> active = new ArrayList<>(policy.equals("Replace") ? List.of()
+        try {
+            job = context.applyOwned(job);
+        } catch (ApiException e) {
+            degraded(cronJob, context, "JobCreationFailed", "Failed to create job: " + why(e));
+            throw e;
+        }
+        List<V1ObjectReference> active = new ArrayList<>(policy == ConcurrencyPolicy.REPLACE ? List.of()
                 : jobs.activeReferences());
         active.add(ChildJobs.reference(job));
         cronJob = context.updateStatus(cronJob, c -> {
             status(c).setActive(active);
-            status(c).setLastScheduleTime(runs.missed().atOffset(ZoneOffset.UTC));
+            status(c).setLastScheduleTime(utc(runs.missed()));
         });
-        context.updateConditions(cronJob, c -> c.set(PROGRESSING, true, "JobCreated",
-                "Created job " + job.getMetadata().getName()));
-        return atNextRun;
+        String created = job.getMetadata().getName();
+        cronJob = context.updateConditions(cronJob,
+                c -> c.set(PROGRESSING, true, "JobCreated", "Created job " + created));
+        return settled(cronJob, jobs, context, atNextRun);
     }
     // end::reconcile[]
 
-    /** The conditions the Jobs imply, the first case that holds. */
+    /** The conditions the Jobs imply, the first case that holds; {@code Degraded} only when a Job has failed. */
     private static void summarize(ChildJobs jobs, boolean suspended, Conditions conditions) {
         if (suspended) {
             conditions.set(AVAILABLE, false, "Suspended", "CronJob is suspended");
@@ -123,13 +139,39 @@ class CronJobReconciler {
         } else if (!jobs.active().isEmpty()) {
             int n = jobs.active().size();
             conditions.set(PROGRESSING, true, "JobsActive", n + " job(s) are currently active")
-                    .set(AVAILABLE, true, "JobsActive", "CronJob is progressing with " + n + " active job(s)")
-                    .set(DEGRADED, false, "NoJobsFailed", "No job has failed");
+                    .set(AVAILABLE, true, "JobsActive", "CronJob is progressing with " + n + " active job(s)");
         } else {
             conditions.set(AVAILABLE, true, "AllJobsCompleted", "All jobs have completed successfully")
-                    .set(PROGRESSING, false, "NoJobsActive", "No jobs are currently active")
-                    .set(DEGRADED, false, "NoJobsFailed", "No job has failed");
+                    .set(PROGRESSING, false, "NoJobsActive", "No jobs are currently active");
         }
+    }
+
+    private static void degraded(CronJob cronJob, ReconcileContext context, String reason, String message)
+            throws ApiException, InterruptedException {
+        context.updateConditions(cronJob, c -> c.set(DEGRADED, true, reason, message));
+    }
+
+    /** The end of a reconcile that met no trouble: unless a Job has failed, the CronJob is not degraded. */
+    private static ReconcileResult settled(CronJob cronJob, ChildJobs jobs, ReconcileContext context,
+            ReconcileResult result) throws ApiException, InterruptedException {
+        if (jobs.failed().isEmpty()) {
+            context.updateConditions(cronJob, c -> c.set(DEGRADED, false, "AsScheduled",
+                    "The schedule is valid and no job has failed"));
+        }
+        return result;
+    }
+
+    /** What the server said: the message of its Status answer, else the exception's. */
+    private static String why(ApiException e) {
+        try {
+            V1Status status = JSON.getGson().fromJson(e.getResponseBody(), V1Status.class);
+            if (status != null && status.getMessage() != null) {
+                return status.getMessage();
+            }
+        } catch (RuntimeException notAStatus) {
+            log.debug("the answer to a Job's apply is no Status: {}", e.getResponseBody());
+        }
+        return e.getMessage();
     }
 
     /** Best effort, as the original: a delete that fails is logged, and tried again at the next reconcile. */
@@ -153,7 +195,13 @@ class CronJobReconciler {
         }
     }
 
-    /** The run's Job: {@code <cronjob>-<run in Unix seconds>}, the template's labels, annotations and spec. */
+    /**
+     * The run's Job: {@code <cronjob>-<run in Unix seconds>}, the template's labels, annotations and spec.
+     *
+     * @throws IllegalArgumentException when the template is no JobTemplateSpec (client-java's models refuse unknown
+     *                                  fields and missing required ones)
+     * @throws JsonParseException       when a field of the template has the wrong type
+     */
     static V1Job job(CronJob cronJob, Instant run) {
         V1JobTemplateSpec template = JSON.getGson().fromJson(cronJob.getSpec().getJobTemplate(),
                 V1JobTemplateSpec.class);
@@ -166,6 +214,10 @@ class CronJobReconciler {
                         .name(cronJob.getMetadata().getName() + "-" + run.getEpochSecond())
                         .labels(templateMetadata.getLabels()).annotations(annotations))
                 .spec(template.getSpec());
+    }
+
+    private static OffsetDateTime utc(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
     }
 
     private static Instant lastScheduled(CronJob cronJob) {

@@ -28,6 +28,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -40,13 +41,20 @@ import org.springframework.test.annotation.DirtiesContext;
  * The tutorial's envtest suite ({@code cronjob_controller_test.go}), turned into ours and run on each server by a
  * subclass, and the schedule it never lets fire, on a clock the test moves. Neither server runs a Job controller (nor
  * does envtest): the test writes each Job's status as the Job controller would.
+ *
+ * <p>Nothing sleeps. The original's "consistently for 10 s, no Job is active" becomes: once the controller has written
+ * the status it rebuilt from no Jobs, and once it has reconciled a later generation of the CronJob (its
+ * {@code Available} condition carries that generation), no Job is active and none was made; with the clock held
+ * before the CronJob's creation no run can fall due, so waiting longer could not see more. The clock only moves
+ * after the controller has observed the spec the next step depends on, and a reconcile at the new time is started by
+ * a change to the CronJob or its Job: the requeue at the next run waits in real time, on the library's clock.
  */
 @SpringBootTest(classes = {CronJobOperator.class, CronJobScenarios.TestClock.class},
         properties = "watchkeeper.crds.apply=true")
 @DirtiesContext
 abstract class CronJobScenarios {
 
-    /** The original's Eventually: 2 minutes. */
+    /** The original's Eventually waits 2 minutes; nothing here waits for more than a reconcile or two. */
     static final Duration WAIT = Duration.ofSeconds(60);
 
     @TestConfiguration
@@ -66,6 +74,18 @@ abstract class CronJobScenarios {
 
     abstract String namespace();
 
+    /**
+     * Whether the server checks what it stores: a Job's spec, and a CronJob against its CRD's schema (the in-memory
+     * one stores both as given).
+     */
+    abstract boolean validates();
+
+    /** Each test starts at the time it starts: no earlier test's moves make a run fall due. */
+    @BeforeEach
+    void holdTheClockAtNow() {
+        clock.set(Instant.now());
+    }
+
     @Test
     void theTutorialsTestActiveJobsAndHistoryLimits() throws Exception {
         String ns = namespace();
@@ -77,12 +97,17 @@ abstract class CronJobScenarios {
         await().atMost(WAIT).until(() -> condition(cronJobs, "test-cronjob", "Available") != null);
         assertThat(status(cronJobs, "test-cronjob").getAsJsonArray("conditions")).isNotEmpty();
         assertThat(active(cronJobs, "test-cronjob")).isEmpty();
+        update(cronJobs, "test-cronjob", c -> spec(c).addProperty("suspend", false));
+        awaitReconciled(cronJobs, "test-cronjob");
+        assertThat(active(cronJobs, "test-cronjob")).isEmpty();
+        assertThat(jobNames(batch, ns, "test-cronjob")).isEmpty();
 
-        // A Job it controls, running (2 active pods): it is the one active Job, and the CronJob is Available.
+        // A Job it controls, running (2 active pods): it is the one active Job, and the CronJob is Available. The
+        // active list and the conditions are two writes here (one in the original), so the wait covers both.
         batch.createNamespacedJob(ns, job(ns, "test-job", owner(cronJobs, "test-cronjob"))).execute();
         writeStatus(batch, ns, "test-job", new V1JobStatus().active(2));
-        await().atMost(WAIT).untilAsserted(() -> assertThat(active(cronJobs, "test-cronjob"))
-                .containsExactly("test-job"));
+        await().atMost(WAIT).until(() -> active(cronJobs, "test-cronjob").equals(List.of("test-job"))
+                && "JobsActive".equals(reason(condition(cronJobs, "test-cronjob", "Available"))));
         JsonArray conditions = status(cronJobs, "test-cronjob").getAsJsonArray("conditions");
         List<JsonObject> available = new ArrayList<>();
         conditions.forEach(c -> {
@@ -137,11 +162,14 @@ abstract class CronJobScenarios {
         });
         assertThat(job.getSpec().getTemplate().getSpec().getContainers().get(0).getImage()).isEqualTo("test-image");
         await().atMost(WAIT).until(() -> first.equals(lastScheduleTime(cronJobs, name))
-                && active(cronJobs, name).equals(List.of(firstJob)));
+                && active(cronJobs, name).equals(List.of(firstJob))
+                && "True".equals(string(condition(cronJobs, name, "Progressing"), "status")));
+        assertThat(string(condition(cronJobs, name, "Degraded"), "status")).isEqualTo("False");
 
         // Forbid: the next run is skipped while the first Job runs. A reconcile after the clock moved is known to have
         // run when the status names the Job's new resourceVersion.
         update(cronJobs, name, c -> spec(c).addProperty("concurrencyPolicy", "Forbid"));
+        awaitReconciled(cronJobs, name);
         clock.advance(Duration.ofMinutes(1));
         String version = writeStatus(batch, ns, firstJob, new V1JobStatus().active(1));
         await().atMost(WAIT).until(() -> version.equals(activeVersion(cronJobs, name)));
@@ -155,6 +183,7 @@ abstract class CronJobScenarios {
 
         // Suspended: no Job for the next run, and it says so.
         update(cronJobs, name, c -> spec(c).addProperty("suspend", true));
+        awaitReconciled(cronJobs, name);
         clock.advance(Duration.ofMinutes(1));
         String suspendedVersion = writeStatus(batch, ns, secondJob, new V1JobStatus().active(1));
         await().atMost(WAIT).until(() -> suspendedVersion.equals(activeVersion(cronJobs, name))
@@ -170,6 +199,88 @@ abstract class CronJobScenarios {
         assertThat(condition(cronJobs, name, "Degraded").get("message").getAsString())
                 .startsWith("Failed to parse schedule: expected exactly 5 fields");
         assertThat(jobNames(batch, ns, name)).containsExactly(secondJob);
+    }
+
+    @Test
+    void aRunPastItsStartingDeadlineIsSkippedAndReported() throws Exception {
+        String ns = namespace();
+        DynamicKubernetesApi cronJobs = cronJobs();
+        BatchV1Api batch = new BatchV1Api(client);
+        String name = "deadline";
+        DynamicKubernetesObject late = cronJob(ns, name, "* * * * *");
+        spec(late).addProperty("startingDeadlineSeconds", 30);
+        cronJobs.create(late).throwsApiException();
+        await().atMost(WAIT).until(() -> condition(cronJobs, name, "Available") != null);
+        Instant minute = cronJobs.get(ns, name).throwsApiException().getObject().getMetadata()
+                .getCreationTimestamp().toInstant().truncatedTo(ChronoUnit.MINUTES);
+
+        // 45 s after the third run, 30 s to start it: too late, and said so; no Job.
+        clock.set(minute.plusSeconds(3 * 60 + 45));
+        touch(cronJobs, name);
+        await().atMost(WAIT).until(() -> "MissedSchedule".equals(reason(condition(cronJobs, name, "Degraded"))));
+        assertThat(condition(cronJobs, name, "Degraded").get("message").getAsString())
+                .isEqualTo("Missed starting deadline for run at " + minute.plusSeconds(3 * 60));
+        assertThat(jobNames(batch, ns, name)).isEmpty();
+
+        // 10 s after the fourth: in time; it runs, and the CronJob is no longer degraded.
+        Instant fourth = minute.plusSeconds(4 * 60);
+        clock.set(fourth.plusSeconds(10));
+        touch(cronJobs, name);
+        await().atMost(WAIT).untilAsserted(() -> assertThat(jobNames(batch, ns, name))
+                .containsExactly(name + "-" + fourth.getEpochSecond()));
+        await().atMost(WAIT).until(() -> "AsScheduled".equals(reason(condition(cronJobs, name, "Degraded")))
+                && fourth.equals(lastScheduleTime(cronJobs, name)));
+        assertThat(string(condition(cronJobs, name, "Degraded"), "status")).isEqualTo("False");
+    }
+
+    @Test
+    void aJobThatCannotBeMadeIsReported() throws Exception {
+        String ns = namespace();
+        DynamicKubernetesApi cronJobs = cronJobs();
+        BatchV1Api batch = new BatchV1Api(client);
+        String name = "bad-template";
+        if (validates()) {
+            // The CRD's schema, as the original's: a policy of the three, no negative limit.
+            for (Consumer<JsonObject> invalid : List.<Consumer<JsonObject>>of(
+                    spec -> spec.addProperty("concurrencyPolicy", "Sometimes"),
+                    spec -> spec.addProperty("failedJobsHistoryLimit", -1))) {
+                DynamicKubernetesObject refused = cronJob(ns, "refused", "* * * * *");
+                invalid.accept(spec(refused));
+                assertThat(cronJobs.create(refused).getHttpStatusCode()).isEqualTo(422);
+            }
+        }
+        DynamicKubernetesObject bad = cronJob(ns, name, "* * * * *");
+        spec(bad).getAsJsonObject("jobTemplate").getAsJsonObject("spec").addProperty("bogus", 1);
+        cronJobs.create(bad).throwsApiException();
+        await().atMost(WAIT).until(() -> condition(cronJobs, name, "Available") != null);
+        Instant created = cronJobs.get(ns, name).throwsApiException().getObject().getMetadata()
+                .getCreationTimestamp().toInstant();
+
+        // A field no Job has: the template is no JobTemplateSpec, and the run makes nothing.
+        clock.set(created.plusSeconds(90));
+        touch(cronJobs, name);
+        await().atMost(WAIT).until(() -> "JobCreationFailed".equals(reason(condition(cronJobs, name, "Degraded"))));
+        assertThat(condition(cronJobs, name, "Degraded").get("message").getAsString())
+                .startsWith("Failed to create job: ").contains("`bogus`");
+        assertThat(jobNames(batch, ns, name)).isEmpty();
+
+        // A Job that restarts always: a real server refuses it (Jobs restart never or on failure), and says why.
+        update(cronJobs, name, c -> {
+            JsonObject jobSpec = spec(c).getAsJsonObject("jobTemplate").getAsJsonObject("spec");
+            jobSpec.remove("bogus");
+            jobSpec.getAsJsonObject("template").getAsJsonObject("spec").addProperty("restartPolicy", "Always");
+        });
+        if (validates()) {
+            await().atMost(WAIT).until(() -> string(condition(cronJobs, name, "Degraded"), "message")
+                    .contains("restartPolicy"));
+            assertThat(condition(cronJobs, name, "Degraded").get("message").getAsString())
+                    .startsWith("Failed to create job: Job.batch \"" + name + "-");
+            assertThat(jobNames(batch, ns, name)).isEmpty();
+        } else {
+            await().atMost(WAIT).until(() -> "AsScheduled".equals(reason(condition(cronJobs, name, "Degraded"))));
+            assertThat(jobNames(batch, ns, name)).hasSize(1);
+        }
+        cronJobs.delete(ns, name).throwsApiException();
     }
 
     private DynamicKubernetesApi cronJobs() {
@@ -261,13 +372,26 @@ abstract class CronJobScenarios {
         });
     }
 
+    /** Waits until the controller has reconciled the CronJob's current generation. */
+    private void awaitReconciled(DynamicKubernetesApi cronJobs, String name) {
+        await().atMost(WAIT).until(() -> {
+            DynamicKubernetesObject cronJob = cronJobs.get(namespace(), name).throwsApiException().getObject();
+            JsonObject available = condition(cronJob, "Available");
+            return available != null && available.has("observedGeneration")
+                    && available.get("observedGeneration").getAsLong() == cronJob.getMetadata().getGeneration();
+        });
+    }
+
     private static JsonObject spec(DynamicKubernetesObject cronJob) {
         return cronJob.getRaw().getAsJsonObject("spec");
     }
 
     private JsonObject status(DynamicKubernetesApi cronJobs, String name) throws ApiException {
-        JsonObject status = cronJobs.get(namespace(), name).throwsApiException().getObject().getRaw()
-                .getAsJsonObject("status");
+        return status(cronJobs.get(namespace(), name).throwsApiException().getObject());
+    }
+
+    private static JsonObject status(DynamicKubernetesObject cronJob) {
+        JsonObject status = cronJob.getRaw().getAsJsonObject("status");
         return status == null ? new JsonObject() : status;
     }
 
@@ -293,7 +417,11 @@ abstract class CronJobScenarios {
     }
 
     private JsonObject condition(DynamicKubernetesApi cronJobs, String name, String type) throws ApiException {
-        JsonArray conditions = status(cronJobs, name).getAsJsonArray("conditions");
+        return condition(cronJobs.get(namespace(), name).throwsApiException().getObject(), type);
+    }
+
+    private static JsonObject condition(DynamicKubernetesObject cronJob, String type) {
+        JsonArray conditions = status(cronJob).getAsJsonArray("conditions");
         if (conditions != null) {
             for (JsonElement condition : conditions) {
                 if (type.equals(condition.getAsJsonObject().get("type").getAsString())) {
@@ -305,6 +433,10 @@ abstract class CronJobScenarios {
     }
 
     private static String reason(JsonObject condition) {
-        return condition == null ? null : condition.get("reason").getAsString();
+        return string(condition, "reason");
+    }
+
+    private static String string(JsonObject object, String field) {
+        return object == null || !object.has(field) ? "" : object.get(field).getAsString();
     }
 }
