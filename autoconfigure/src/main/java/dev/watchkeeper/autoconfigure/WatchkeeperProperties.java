@@ -67,8 +67,9 @@ public record WatchkeeperProperties(@DefaultValue("true") boolean enabled, @Defa
      * CustomResourceDefinitions generated from the custom resource classes ({@code CustomResourceDefinitions}).
      *
      * @param apply For development: before any watcher starts, server-side apply (field manager
-     *              {@code watchkeeper}) the CRD of every {@code @KubernetesResource} class a reconciler reads, and wait
-     *              until each is Established; needs the right to patch CRDs
+     *              {@code watchkeeper}) the CRD of every {@code @KubernetesResource} class a reconciler reads (but
+     *              its {@code ownsWhenServed} kinds), and wait until each is Established; needs the right to patch
+     *              CRDs
      */
     public record Crds(@DefaultValue("false") boolean apply) {
     }

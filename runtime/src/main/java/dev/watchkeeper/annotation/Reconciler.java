@@ -61,6 +61,13 @@ public @interface Reconciler {
     Class<? extends KubernetesObject>[] owns() default {};
 
     /**
+     * Owned types that the server may not serve yet, such as another operator's custom resource: their watchers wait
+     * for the type (retrying with the watcher's backoff) without holding up the reconciler or readiness, and a
+     * dependent of such a type is inactive until it is served. Their CRDs are never installed at start-up.
+     */
+    Class<? extends KubernetesObject>[] ownsWhenServed() default {};
+
+    /**
      * Other secondary types, each mapped to primary keys by a {@code SecondaryMapper<S>} bean: the one bean whose
      * generic type is {@code S}, chosen among the beans named in {@link #mapper()} when it is set.
      */

@@ -26,7 +26,10 @@ public record DependentsResult(List<DependentState> dependents, Map<String, Obje
         NOT_READY,
         /** Not applied: a dependent it depends on is not ready, failed or blocked itself. */
         BLOCKED,
-        /** Not wanted for this primary ({@code activeWhen}); its objects were deleted. */
+        /**
+         * Not wanted for this primary ({@code activeWhen}), its objects deleted; or of a type owned when served that
+         * the server does not serve yet.
+         */
         INACTIVE,
         /** Applying or deleting one of its objects failed; the reconcile fails with that error once the rest ran. */
         FAILED

@@ -12,19 +12,36 @@ import java.util.Objects;
  * SecondaryDeclaration<V1Secret> owned = SecondaryDeclaration.owned(WatcherDeclaration.of(secrets, scope));
  * }</pre>
  *
- * @param watcher the watcher to get or create
- * @param mapper  the mapper, or {@code null} for ownerReferences
+ * @param watcher    the watcher to get or create
+ * @param mapper     the mapper, or {@code null} for ownerReferences
+ * @param whenServed whether the reconciler starts without it while the server does not serve its type
  */
 public record SecondaryDeclaration<S extends KubernetesObject>(WatcherDeclaration<S> watcher,
-        SecondaryMapper<S> mapper) {
+        SecondaryMapper<S> mapper, boolean whenServed) {
 
     public SecondaryDeclaration {
         Objects.requireNonNull(watcher, "watcher");
+        if (whenServed && mapper != null) {
+            throw new IllegalArgumentException("only an owned secondary can wait for its type to be served");
+        }
+    }
+
+    /** A secondary the reconciler needs from the start. */
+    public SecondaryDeclaration(WatcherDeclaration<S> watcher, SecondaryMapper<S> mapper) {
+        this(watcher, mapper, false);
     }
 
     /** A secondary whose objects name their primary in a controller ownerReference. */
     public static <S extends KubernetesObject> SecondaryDeclaration<S> owned(WatcherDeclaration<S> watcher) {
         return new SecondaryDeclaration<>(watcher, null);
+    }
+
+    /**
+     * An owned secondary of a type the server may not serve yet: the reconciler and readiness do not wait for it,
+     * and a dependent of its type is inactive until it is served.
+     */
+    public static <S extends KubernetesObject> SecondaryDeclaration<S> ownedWhenServed(WatcherDeclaration<S> watcher) {
+        return new SecondaryDeclaration<>(watcher, null, true);
     }
 
     /** A secondary whose objects map to primary keys through {@code mapper}. */

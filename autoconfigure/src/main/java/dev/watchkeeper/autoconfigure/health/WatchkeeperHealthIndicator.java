@@ -16,7 +16,8 @@ import org.springframework.boot.health.contributor.Status;
 /**
  * Health of every watcher: {@code UP} when each has synced and is watching; {@code DOWN} when any has
  * {@code STOPPED} (it gave up, or the application is closing); otherwise {@code OUT_OF_SERVICE} — still listing or
- * backing off, so the caches may be incomplete or stale. Details show each watcher's phase, sync and, unless it is
+ * backing off, so the caches may be incomplete or stale. A watcher of a type owned when served counts only once the
+ * server serves that type; until then its details say {@code awaitsServing}. Details show each watcher's phase, sync and, unless it is
  * watching again, its last error; the {@code watchkeeper} endpoint keeps the last error with its time. With leader
  * election, details also show the role and the holder; a follower is as healthy as the leader. With admission
  * webhooks, details show their certificate's expiry and rotations, and health is {@code DOWN} with a reason while
@@ -52,7 +53,12 @@ public class WatchkeeperHealthIndicator implements HealthIndicator {
         Map<String, Object> watchers = new LinkedHashMap<>();
         for (var watcher : registry.watchers()) {
             WatcherSnapshot s = watcher.snapshot();
-            watchers.put(s.name(), details(s));
+            Map<String, Object> details = details(s);
+            watchers.put(s.name(), details);
+            if (registry.awaitsServing(watcher)) {
+                details.put("awaitsServing", true); // a type owned when served, not served yet: holds nothing up
+                continue;
+            }
             if (s.phase() == WatcherPhase.STOPPED) {
                 status = Status.DOWN;
             } else if (status == Status.UP && !(s.synced() && s.phase() == WatcherPhase.WATCHING)) {

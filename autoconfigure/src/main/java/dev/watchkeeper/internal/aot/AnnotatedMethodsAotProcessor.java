@@ -57,6 +57,9 @@ public final class AnnotatedMethodsAotProcessor implements BeanFactoryInitializa
                     for (Class<?> owned : reconciler.owns()) {
                         addModel(models, owned);
                     }
+                    for (Class<?> owned : reconciler.ownsWhenServed()) {
+                        addModel(models, owned);
+                    }
                     for (Class<?> watched : reconciler.watches()) {
                         addModel(models, watched);
                     }

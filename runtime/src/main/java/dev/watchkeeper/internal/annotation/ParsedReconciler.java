@@ -29,11 +29,13 @@ import java.util.List;
  */
 public record ParsedReconciler(String beanName, Method method, Reconciler annotation, String name,
         Class<? extends KubernetesObject> primaryType, boolean takesContext, WatcherDeclaration<?> primary,
-        List<WatcherDeclaration<?>> owned, List<WatcherDeclaration<?>> watched, Duration debounce,
-        Duration timeout, List<String> namespaces, Finalization finalization) {
+        List<WatcherDeclaration<?>> owned, List<WatcherDeclaration<?>> ownedWhenServed,
+        List<WatcherDeclaration<?>> watched, Duration debounce, Duration timeout, List<String> namespaces,
+        Finalization finalization) {
 
     public ParsedReconciler {
         owned = List.copyOf(owned);
+        ownedWhenServed = List.copyOf(ownedWhenServed);
         watched = List.copyOf(watched);
         namespaces = List.copyOf(namespaces);
     }
@@ -48,11 +50,12 @@ public record ParsedReconciler(String beanName, Method method, Reconciler annota
     public record Finalization(String finalizer, Method method, boolean takesContext) {
     }
 
-    /** Every watcher the reconciler needs: primary, owned, watched, each once per namespace of a set. */
+    /** Every watcher the reconciler reads: primary, owned, owned when served, watched, once per namespace of a set. */
     public List<WatcherDeclaration<?>> watchers() {
         List<WatcherDeclaration<?>> all = new ArrayList<>();
         all.addAll(primary.inEach(namespaces));
         owned.forEach(declaration -> all.addAll(declaration.inEach(namespaces)));
+        ownedWhenServed.forEach(declaration -> all.addAll(declaration.inEach(namespaces)));
         watched.forEach(declaration -> all.addAll(declaration.inEach(namespaces)));
         return all;
     }

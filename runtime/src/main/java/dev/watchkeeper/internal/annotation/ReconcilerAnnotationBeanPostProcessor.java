@@ -155,6 +155,7 @@ public class ReconcilerAnnotationBeanPostProcessor
         Reconciler annotation = parsed.annotation();
         List<SecondaryDeclaration<?>> secondaries = new ArrayList<>();
         parsed.owned().forEach(owned -> secondaries.add(SecondaryDeclaration.owned(owned)));
+        parsed.ownedWhenServed().forEach(owned -> secondaries.add(SecondaryDeclaration.ownedWhenServed(owned)));
         for (WatcherDeclaration<?> watched : parsed.watched()) {
             secondaries.add(SecondaryDeclaration.watched(watched,
                     (SecondaryMapper) mapper(parsed, watched.type().javaType())));

@@ -83,7 +83,7 @@ public final class ReconcilerParser {
                             AnnotatedMethods.resolve(resolver, annotation.fieldSelector())));
             return new ParsedReconciler(beanName, method, annotation, name, primaryType,
                     method.getParameterCount() == 2, primary, secondaries(annotation.owns(), namespace),
-                    secondaries(annotation.watches(), namespace),
+                    secondaries(annotation.ownsWhenServed(), namespace), secondaries(annotation.watches(), namespace),
                     duration("debounce", AnnotatedMethods.resolve(resolver, annotation.debounce())),
                     duration("timeout", AnnotatedMethods.resolve(resolver, annotation.timeout())), namespaces,
                     finalization);

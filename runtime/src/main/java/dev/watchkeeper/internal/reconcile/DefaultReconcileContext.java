@@ -121,13 +121,24 @@ public final class DefaultReconcileContext implements ReconcileContext {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public <S extends KubernetesObject> List<S> owned(Class<S> type) {
-        // A ConfigMap that owns ConfigMaps: its children are in the owned watcher's store, not the primary's.
-        Store<S> store = ownedOfPrimaryType != null && type.equals(primaryType.javaType())
-                ? (Store<S>) ownedOfPrimaryType : store(type);
         String uid = primary.getMetadata() == null ? null : primary.getMetadata().getUid();
-        return uid == null ? List.of() : store.listByOwner(uid);
+        return uid == null ? List.of() : ownedStore(type).listByOwner(uid);
+    }
+
+    /**
+     * Whether the owned watcher of {@code type} has listed it: false only for a type declared owned when served
+     * that the server does not serve yet, since the reconciler waits for every other store.
+     */
+    boolean serves(Class<? extends KubernetesObject> type) {
+        return ownedStore(type).ready().isDone();
+    }
+
+    @SuppressWarnings("unchecked")
+    private <S extends KubernetesObject> Store<S> ownedStore(Class<S> type) {
+        // A ConfigMap that owns ConfigMaps: its children are in the owned watcher's store, not the primary's.
+        return ownedOfPrimaryType != null && type.equals(primaryType.javaType())
+                ? (Store<S>) ownedOfPrimaryType : store(type);
     }
 
     @Override

@@ -178,6 +178,10 @@ final class DependentsRun<P extends KubernetesObject> {
     }
 
     private DependentState reconcileObjects(Dependent<P, KubernetesObject> dependent) throws ApiException {
+        if (!context.serves(dependent.type())) {
+            return new DependentState(dependent.name(), Phase.INACTIVE, 0, 0, 0,
+                    "the server does not serve " + dependent.type().getSimpleName() + " yet");
+        }
         Map<String, KubernetesObject> made = madeBy(dependent);
         Collection<KubernetesObject> desired = dependent.desired(primary, context);
         int applied = 0;

@@ -14,8 +14,12 @@ import java.util.function.BooleanSupplier;
  */
 final class ReconcileSources<T extends KubernetesObject> {
 
-    /** A secondary watcher (or one per namespace) and how its objects map to primary keys. */
-    record Secondary<S extends KubernetesObject>(WatcherGroup<S> watcher, SecondaryMapper<S> mapper) {
+    /**
+     * A secondary watcher (or one per namespace) and how its objects map to primary keys; {@code whenServed}: the
+     * reconciler does not wait for its store, whose type the server may not serve yet.
+     */
+    record Secondary<S extends KubernetesObject>(WatcherGroup<S> watcher, SecondaryMapper<S> mapper,
+            boolean whenServed) {
 
         void listen(EventKeys<?> eventKeys, BooleanSupplier inert) {
             eventKeys.listenTo(watcher, mapper, inert);
@@ -34,15 +38,20 @@ final class ReconcileSources<T extends KubernetesObject> {
      * Turns the events of every watcher into keys through {@code eventKeys}, ignoring them while {@code inert} is
      * true (a listener cannot be removed).
      *
-     * @return completes once every store is ready
+     * @return completes once every store is ready but those of types that may not be served yet
      */
     CompletableFuture<Void> subscribe(EventKeys<T> eventKeys, BooleanSupplier inert) {
         eventKeys.listenTo(primary, inert);
         secondaries.forEach(s -> s.listen(eventKeys, inert));
         List<CompletableFuture<Void>> readiness = new ArrayList<>();
         readiness.add(primary.store().ready());
-        secondaries.forEach(s -> readiness.add(s.watcher().store().ready()));
+        secondaries.stream().filter(s -> !s.whenServed()).forEach(s -> readiness.add(s.watcher().store().ready()));
         return CompletableFuture.allOf(readiness.toArray(CompletableFuture[]::new));
+    }
+
+    /** The first lists of the secondaries whose types may not be served yet, each done once its type is served. */
+    List<CompletableFuture<Void>> servedLater() {
+        return secondaries.stream().filter(Secondary::whenServed).map(s -> s.watcher().store().ready()).toList();
     }
 
     WatcherGroup<T> primary() {

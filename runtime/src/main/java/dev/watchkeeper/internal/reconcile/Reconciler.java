@@ -185,10 +185,19 @@ public final class Reconciler<T extends KubernetesObject> {
             throw new IllegalStateException("reconciler " + name + " is closed");
         }
         started = true;
-        ready = sources.subscribe(eventKeys, () -> stopping).thenRun(() -> {
+        CompletableFuture<Void> synced = sources.subscribe(eventKeys, () -> stopping).thenRun(() -> {
             queue.startResyncs(this::enqueueAll);
             log.info("reconciler {} is ready: reconciling {}", name, Plural.count(primary().store().size(), "object"));
         });
+        ready = synced;
+        for (CompletableFuture<Void> served : sources.servedLater()) {
+            // A type served later: its dependents become active, so every primary is reconciled once more.
+            CompletableFuture.allOf(synced, served).thenRun(() -> {
+                if (!stopping) {
+                    enqueueAll();
+                }
+            });
+        }
     }
 
     /** Enqueues every primary: once all stores are ready, then at each periodic resync. */

@@ -58,6 +58,16 @@ public final class ReconcilerBuilder<T extends KubernetesObject> {
         return watches(secondary, new OwnerReferenceMapper<>(primary.type(), primary.store()));
     }
 
+    /**
+     * An owned secondary resource whose type the server may not serve yet: the reconciler starts without its first
+     * list, enqueues every primary once it lists, and a dependent of its type is inactive until then.
+     */
+    public <S extends KubernetesObject> ReconcilerBuilder<T> ownsWhenServed(WatcherGroup<S> secondary) {
+        secondaries.add(new ReconcileSources.Secondary<>(Objects.requireNonNull(secondary, "secondary"),
+                new OwnerReferenceMapper<>(primary.type(), primary.store()), true));
+        return this;
+    }
+
     /** A secondary resource whose objects map to primary keys through {@code mapper}. */
     public <S extends KubernetesObject> ReconcilerBuilder<T> watches(Watcher<S> secondary,
             SecondaryMapper<S> mapper) {
@@ -68,7 +78,7 @@ public final class ReconcilerBuilder<T extends KubernetesObject> {
     public <S extends KubernetesObject> ReconcilerBuilder<T> watches(WatcherGroup<S> secondary,
             SecondaryMapper<S> mapper) {
         secondaries.add(new ReconcileSources.Secondary<>(Objects.requireNonNull(secondary, "secondary"),
-                Objects.requireNonNull(mapper, "mapper")));
+                Objects.requireNonNull(mapper, "mapper"), false));
         return this;
     }
 

@@ -76,6 +76,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
     /** Watchers start when created, before {@link #start}: see {@link #startWatchers}. */
     private boolean watchersStarted;
     private final FirstSyncs firstSyncs = new FirstSyncs();
+    private final ServedLater servedLater = new ServedLater();
 
     public WatchkeeperRegistry(RegistryServices services) {
         this(services, WatcherFactory.http(services.apiClient()));
@@ -117,6 +118,14 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
     /** Every watcher, in the order they were created. */
     public synchronized Collection<Watcher<?>> watchers() {
         return table.watchers();
+    }
+
+    /**
+     * Whether {@code watcher} waits for the server to serve its type: only reconcilers' owned-when-served types read
+     * it and it has not listed yet, so neither readiness nor health waits for it.
+     */
+    public boolean awaitsServing(Watcher<?> watcher) {
+        return servedLater.awaits(watcher);
     }
 
     /** Every reconciler, in the order they were registered. */
@@ -242,6 +251,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
         }
         WatcherGroup<T> primary = group(declaration.primary(), declaration.namespaces(),
                 sharded ? ShardFilter.BY_OBJECT_UID : null);
+        servedLater.needed(primary.members());
         List<Watcher<?>> shardedWatchers = new ArrayList<>(sharded ? primary.members() : List.of());
         ReconcilerSettings settings = services.settings().reconciler(name, declaration.concurrency(),
                 declaration.debounce(), declaration.timeout());
@@ -291,7 +301,13 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
         if (owned && shardedWatchers != null) {
             shardedWatchers.addAll(group.members());
         }
-        builder.watches(group, mapper);
+        if (declaration.whenServed()) {
+            servedLater.whenServed(group.members());
+            builder.ownsWhenServed(group);
+        } else {
+            servedLater.needed(group.members());
+            builder.watches(group, mapper);
+        }
     }
 
     /** The watcher of {@code declaration}, or with several namespaces the group of one watcher per namespace. */
@@ -318,9 +334,9 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
         table.watchers().forEach(this::startWatcher);
         reconcilers.values().forEach(this::startReconciler);
         running = true;
-        List<Watcher<?>> watchers = table.watchers();
-        log.info("watchkeeper started {} and {}", Plural.count(watchers.size(), "watcher"),
+        log.info("watchkeeper started {} and {}", Plural.count(table.watchers().size(), "watcher"),
                 Plural.count(reconcilers.size(), "reconciler"));
+        List<Watcher<?>> watchers = servedLater.waitedFor(table.watchers());
         CompletableFuture.allOf(watchers.stream().map(w -> w.store().ready()).toArray(CompletableFuture[]::new))
                 .thenRun(() -> firstSyncs.logSynced(watchers));
         if (elector != null) {

@@ -191,6 +191,40 @@ class ReconcilerParserTest {
         assertThat(reconciler.primary().type().isMetadataOnly()).isFalse();
     }
 
+    @Test
+    void aTypeOwnedWhenServedIsASecondaryOfItsOwnKindWatchedInTheReconcilersNamespace() {
+        ParsedReconciler reconciler = parse(OwnsWhenServed.class, "gadgets", RESOLVER).get(0);
+
+        assertThat(reconciler.owned()).extracting(WatcherDeclaration::effectiveName).containsExactly("secrets@team-a");
+        assertThat(reconciler.ownedWhenServed()).extracting(WatcherDeclaration::effectiveName)
+                .containsExactly("widgets.test.watchkeeper.dev@team-a");
+        assertThat(reconciler.watchers()).hasSize(3);
+    }
+
+    @KubernetesResource(group = "test.watchkeeper.dev", version = "v1", plural = "widgets")
+    static class Widget implements io.kubernetes.client.common.KubernetesObject {
+        @Override
+        public io.kubernetes.client.openapi.models.V1ObjectMeta getMetadata() {
+            return null;
+        }
+
+        @Override
+        public String getApiVersion() {
+            return "test.watchkeeper.dev/v1";
+        }
+
+        @Override
+        public String getKind() {
+            return "Widget";
+        }
+    }
+
+    static class OwnsWhenServed {
+        @Reconciler(namespace = "${team}", owns = V1Secret.class, ownsWhenServed = Widget.class)
+        void reconcile(V1ConfigMap object) {
+        }
+    }
+
     /** The hash {@code WatchScope.derivedWatcherName} appends for a label selector alone. */
     private static String selectorHash(String labelSelector) {
         return Integer.toHexString((labelSelector + "|").hashCode() & 0xfffff);

@@ -1,6 +1,7 @@
 package dev.watchkeeper.internal.registry;
 
 import dev.watchkeeper.registry.ReconcilerDeclaration;
+import dev.watchkeeper.registry.SecondaryDeclaration;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.registry.WatchkeeperSettings;
 import static dev.watchkeeper.reconcile.TestObjects.configMap;
@@ -235,6 +236,40 @@ class WatchkeeperRegistryTest {
 
         assertThat(reconciler.settings().debounce()).isEqualTo(Duration.ofSeconds(2));
         assertThat(registry.registerReconciler(declaration("plain")).settings().debounce()).isZero();
+    }
+
+    @Test
+    void aWatcherReadOnlyForATypeOwnedWhenServedHoldsNothingUpUntilItListsAndAStrictOwnerWaitsForItAgain() {
+        fakes.api(CONFIG_MAPS).listing();
+        fakes.api(SECRETS).holdList(); // as a watcher does while the server does not serve its type
+        Reconciler<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("gadgets",
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()),
+                List.of(SecondaryDeclaration.ownedWhenServed(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()))),
+                (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null, "test"));
+        registry.start();
+        Watcher<V1Secret> secrets = registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> configMaps = registry.watcher(
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+
+        await().until(reconciler::isReady);
+        assertThat(registry.awaitsServing(secrets)).isTrue();
+        assertThat(registry.awaitsServing(configMaps)).isFalse();
+
+        // Another reconciler that needs the same watcher from the start: nobody may skip it any more.
+        registry.registerReconciler(new ReconcilerDeclaration<>("strict",
+                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()),
+                List.of(SecondaryDeclaration.owned(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()))),
+                (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null, "test"));
+        assertThat(registry.awaitsServing(secrets)).isFalse();
+        fakes.api(SECRETS).releaseList();
+        await().until(() -> secrets.store().ready().isDone());
+    }
+
+    @Test
+    void onlyAnOwnedSecondaryCanWaitForItsTypeToBeServed() {
+        assertThatThrownBy(() -> new SecondaryDeclaration<>(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()),
+                secret -> List.of(), true)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("only an owned secondary can wait for its type to be served");
     }
 
     private ReconcilerDeclaration<V1Secret> declaration(String name) {

@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.watchkeeper.internal.reconcile.Reconciler;
+import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.internal.watch.Watcher;
+import dev.watchkeeper.internal.watch.WatcherGroup;
 import dev.watchkeeper.internal.watch.http.HttpWatchApi;
 import dev.watchkeeper.reconcile.Dependent;
 import dev.watchkeeper.reconcile.Dependents;
@@ -255,6 +257,65 @@ abstract class DependentsScenarios {
         core.deleteNamespacedConfigMap("reader", ns).execute();
         await().atMost(WAIT).until(() -> !exists(() -> rbac.readClusterRole(roleName).execute())
                 && !exists(() -> core.readNamespacedConfigMap("reader", ns).execute()));
+    }
+
+    @Test
+    void aDependentOfATypeOwnedWhenServedWaitsForItsCrdWithoutHoldingUpTheReconcilerAndIsMadeOnceItIsServed()
+            throws Exception {
+        String ns = namespace();
+        CoreV1Api core = new CoreV1Api(client());
+        // Another operator's CRD, not installed yet: a kind and plural of this run's own, as the control plane lives on.
+        String kind = "Gadget" + Long.toString(System.nanoTime() % 1_000_000_000L, 26).replaceAll("[0-9]", "x");
+        String plural = kind.toLowerCase(java.util.Locale.ROOT) + "s";
+        CustomResources gadgets = new CustomResources(client(), plural, kind);
+        ResourceType<Gadget> gadgetType = ResourceType.custom(Gadget.class, "conformance.watchkeeper.dev", "v1", plural, true);
+        Dependents<V1ConfigMap> parts = Dependents.of(V1ConfigMap.class,
+                Dependent.of("settings", V1Secret.class, (V1ConfigMap request, ReconcileContext context) ->
+                        new V1Secret().metadata(new V1ObjectMeta().namespace(ns)
+                                .name(request.getMetadata().getName() + "-settings"))
+                                .stringData(Map.of("mode", "on"))),
+                Dependent.of("gadget", Gadget.class, (V1ConfigMap request, ReconcileContext context) ->
+                        new Gadget(gadgetType.apiVersion(), kind, new V1ObjectMeta().namespace(ns)
+                                .name(request.getMetadata().getName()), Map.of("size", "small"))));
+        Watcher<Gadget> gadgetWatcher = HttpWatchApi.watcher(client(), gadgetType).scope(WatchScope.namespace(ns))
+                .backOff(new BackOffSettings(Duration.ofMillis(100), 2, Duration.ofSeconds(1), 0.1,
+                        Duration.ofMinutes(2), null))
+                .build();
+        closing.add(gadgetWatcher::close);
+        gadgetWatcher.start();
+        var reconciler = Reconciler.builder("gadgets", watcher(ResourceType.of(V1ConfigMap.class),
+                WatchScope.namespace(ns).withLabelSelector("gadgets=true")),
+                (V1ConfigMap request, ReconcileContext context) -> {
+                    results.add(context.reconcileDependents(parts));
+                    return ReconcileResult.done();
+                }).owns(watcher(ResourceType.of(V1Secret.class), WatchScope.namespace(ns)))
+                .ownsWhenServed(WatcherGroup.of(gadgetWatcher))
+                .apiClient(client()).build();
+        closing.add(() -> reconciler.close(Duration.ofSeconds(2)));
+        reconciler.start();
+
+        // 1. Not served: the reconciler works anyway; the gadget is inactive and holds nothing up.
+        core.createNamespacedConfigMap(ns, new V1ConfigMap().metadata(new V1ObjectMeta().name("g1")
+                .putLabelsItem("gadgets", "true"))).execute();
+        DependentsResult waiting = awaitResult(result -> result.state("settings").orElseThrow().phase() == Phase.READY);
+        assertThat(waiting.state("gadget").orElseThrow().phase()).isEqualTo(Phase.INACTIVE);
+        assertThat(waiting.state("gadget").orElseThrow().reason())
+                .isEqualTo("the server does not serve Gadget yet");
+        assertThat(waiting.allReady()).isTrue();
+        assertThat(reconciler.snapshot().ready()).isTrue();
+        assertThat(gadgetWatcher.store().ready()).isNotDone();
+        core.readNamespacedSecret("g1-settings", ns).execute();
+
+        // 2. The CRD is installed: once its watcher lists, every primary is reconciled again and gets its gadget.
+        gadgets.define();
+        DependentsResult served = awaitResult(result -> result.state("gadget").orElseThrow().phase() == Phase.READY);
+        assertThat(served.state("gadget").orElseThrow().applied()).isEqualTo(1);
+        DynamicKubernetesObject gadget = gadgets.api().get(ns, "g1").throwsApiException().getObject();
+        assertThat(gadget.getRaw().getAsJsonObject("spec").get("size").getAsString()).isEqualTo("small");
+        assertThat(gadget.getMetadata().getOwnerReferences()).singleElement()
+                .satisfies(owner -> assertThat(owner.getName()).isEqualTo("g1"));
+        core.deleteNamespacedConfigMap("g1", ns).execute();
+        gadgets.undefine(); // this run's own kind: a later run on the same control plane starts without it
     }
 
     private void start(ResourceType<DynamicKubernetesObject> type) {
