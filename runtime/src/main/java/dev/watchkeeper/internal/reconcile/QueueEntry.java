@@ -40,4 +40,39 @@ final class QueueEntry<K> {
     QueueEntry(K key) {
         this.key = key;
     }
+
+    /** PROCESSING: added again, due at {@code due} (the earlier of two adds wins) with the higher priority. */
+    void addAgain(Instant due, Priority priority) {
+        dueAgain = earlier(dueAgain, due);
+        priorityAgain = priority.or(priorityAgain);
+    }
+
+    /** Holds it until {@code until}, or longer if it is held longer already; returns the hold now in force. */
+    Instant holdUntil(Instant until) {
+        notBefore = notBefore == null || until.isAfter(notBefore) ? until : notBefore;
+        return notBefore;
+    }
+
+    /** Taken from its line to be processed: its priority and hold are spent. */
+    void taken() {
+        place = Place.PROCESSING;
+        priority = null;
+        notBefore = null; // taken at its due time, so its hold has passed
+    }
+
+    /** Done, and added again while processed: placed anew with the priority it was added with. */
+    void requeue() {
+        dueAgain = null;
+        place = Place.NEW;
+        priority = priorityAgain;
+        priorityAgain = null;
+    }
+
+    static Instant earlier(Instant a, Instant b) {
+        return a == null || b.isBefore(a) ? b : a;
+    }
+
+    static Instant later(Instant a, Instant b) {
+        return b.isAfter(a) ? b : a;
+    }
 }

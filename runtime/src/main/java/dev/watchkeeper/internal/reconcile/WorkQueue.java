@@ -1,5 +1,8 @@
 package dev.watchkeeper.internal.reconcile;
 
+import static dev.watchkeeper.internal.reconcile.QueueEntry.earlier;
+import static dev.watchkeeper.internal.reconcile.QueueEntry.later;
+
 import dev.watchkeeper.backoff.TimeSource;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,26 +11,12 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * A queue of keys with client-go workqueue semantics (docs/semantics.md §9). A key is in at most one of <em>queued</em>
- * and <em>processing</em>:
- * <ul>
- *   <li>adding a queued key is a no-op, except that the earlier due time wins;</li>
- *   <li>adding a key being processed marks it dirty: {@link #done} queues it again, so a change that arrived
- *       during a reconcile is never lost and never runs concurrently with it;</li>
- *   <li>{@link #take} hands out keys due now first in, first out (a delayed key joins them when it falls due, in
- *       due order), waiting while none is due;</li>
- *   <li>each key has a {@link Priority}: {@link Priority#NORMAL} keys due now go before {@link Priority#LOW} ones,
- *       a key added again keeps the higher of its two priorities, and once the oldest LOW key has waited the
- *       {@code maxLowPriorityWait}, takes alternate between the two lines, so a stream of NORMAL keys cannot starve
- *       the LOW ones;</li>
- *   <li>a key {@link #addHeld held} (a server's {@code Retry-After}) is not handed out before its hold ends, whatever
- *       adds it meanwhile: those adds are kept and served then.</li>
- * </ul>
- * {@link #shutdown} ends every {@code take} at once; {@link #shutdownWithDrain} (client-go's
- * {@code ShutDownWithDrain}) first hands out the keys due by then. One {@link #setTimer timer}, a due time that is no
- * key's, makes a {@code take} return {@code null} to the taker that finds it due (a periodic resync, say), so its work
- * needs no thread of its own and is no queued key that counts would have to leave out.
- * Each key has one entry ({@link QueueEntry}) that says where it is; keys due now wait in one FIFO per priority
+ * A queue of keys with client-go workqueue semantics, whose rules are docs/semantics.md §9: a key is in at most one of
+ * <em>queued</em> and <em>processing</em>; adding a queued key keeps the earlier due time and the higher
+ * {@link Priority}; adding a key being processed marks it dirty, so {@link #done} queues it again; {@link #take} hands
+ * out due keys first in, first out, NORMAL before LOW with aging; {@link #addHeld held} keys wait out their hold;
+ * {@link #shutdown}, {@link #shutdownWithDrain} and the one {@link #setTimer timer} are as described there.
+ * <p>Each key has one entry ({@link QueueEntry}) that says where it is; keys due now wait in one FIFO per priority
  * ({@link DueLines}), only delayed keys in a heap ({@link DelayedKeys}). So the common add, take and done each cost
  * at most one hash lookup; a delay, a LOW key's arrival and the choice between a waiting NORMAL and LOW key read the
  * clock, nothing else does. FIFO order means the head of the LOW line is its oldest key, the only one aging needs
@@ -116,10 +105,7 @@ public final class WorkQueue<K> {
                     entry.priority = priority;
                     queue(entry, due, later);
                 }
-                case PROCESSING -> {
-                    entry.dueAgain = earlier(entry.dueAgain, due);
-                    entry.priorityAgain = priority.or(entry.priorityAgain);
-                }
+                case PROCESSING -> entry.addAgain(due, priority);
                 case DELAYED -> {
                     entry.priority = priority.or(entry.priority);
                     if (due.isBefore(entry.slot.due())) {
@@ -151,9 +137,7 @@ public final class WorkQueue<K> {
                 return;
             }
             QueueEntry<K> entry = entries.computeIfAbsent(key, QueueEntry::new);
-            entry.notBefore = entry.notBefore == null || notBefore.isAfter(entry.notBefore) ? notBefore
-                    : entry.notBefore;
-            notBefore = entry.notBefore;
+            notBefore = entry.holdUntil(notBefore);
             switch (entry.place) {
                 case NEW -> {
                     entry.priority = Priority.NORMAL;
@@ -177,14 +161,6 @@ public final class WorkQueue<K> {
                 }
             }
         }
-    }
-
-    private static Instant earlier(Instant a, Instant b) {
-        return a == null || b.isBefore(a) ? b : a;
-    }
-
-    private static Instant later(Instant a, Instant b) {
-        return b.isAfter(a) ? b : a;
     }
 
     /**
@@ -227,9 +203,7 @@ public final class WorkQueue<K> {
             DelayedKeys.Slot<K> head = delayed.isEmpty() ? null : delayed.promoteDue(nowMillis, this::toReady);
             QueueEntry<K> entry = ready.poll();
             if (entry != null) {
-                entry.place = QueueEntry.Place.PROCESSING;
-                entry.priority = null;
-                entry.notBefore = null; // taken at its due time, so its hold has passed
+                entry.taken();
                 processing++;
                 if (ready.size() > 0) {
                     wakeOneTaker(); // another idle taker takes the next key
@@ -272,10 +246,7 @@ public final class WorkQueue<K> {
         if (draining && later) {
             return;
         }
-        entry.dueAgain = null;
-        entry.place = QueueEntry.Place.NEW;
-        entry.priority = entry.priorityAgain;
-        entry.priorityAgain = null;
+        entry.requeue();
         entries.put(key, entry);
         queue(entry, due, later);
     }

@@ -1,23 +1,15 @@
 package dev.watchkeeper.internal.registry;
 
 import dev.watchkeeper.registry.ReconcilerDeclaration;
-import dev.watchkeeper.registry.SecondaryDeclaration;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.registry.WatchkeeperState;
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.internal.reconcile.Reconciler;
-import dev.watchkeeper.internal.reconcile.ReconcilerBuilder;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
-import dev.watchkeeper.internal.reconcile.OwnerReferenceMapper;
-import dev.watchkeeper.reconcile.SecondaryMapper;
-import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.internal.text.Plural;
 import dev.watchkeeper.watch.WatchScope;
 import dev.watchkeeper.internal.shard.ShardCoordinator;
-import dev.watchkeeper.internal.watch.ShardFilter;
 import dev.watchkeeper.internal.watch.Watcher;
-import dev.watchkeeper.internal.watch.WatcherGroup;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.ArrayList;
@@ -77,6 +69,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
     private boolean watchersStarted;
     private final FirstSyncs firstSyncs = new FirstSyncs();
     private final ServedLater servedLater = new ServedLater();
+    private final ReconcilerAssembly assembly;
 
     public WatchkeeperRegistry(RegistryServices services) {
         this(services, WatcherFactory.http(services.apiClient()));
@@ -110,6 +103,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
         this.services = Objects.requireNonNull(services, "services");
         this.table = new WatcherTable(services, Objects.requireNonNull(watcherFactory, "watcherFactory"),
                 this::watcherCreated);
+        this.assembly = new ReconcilerAssembly(services, table, servedLater);
         this.elector = elector;
         this.coordinator = coordinator;
         this.leaderOnly = elector == null ? null : new LeaderOnlyReconcilers(elector);
@@ -233,7 +227,6 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
         return coordinator != null && services.settings().sharded(reconciler);
     }
 
-
     /**
      * Builds the reconciler a declaration describes, getting or creating its watchers; starts it at once when the
      * registry is running.
@@ -249,76 +242,17 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
             throw new IllegalStateException("reconciler " + name + " comes after the shard coordinator started; a"
                     + " sharded reconciler must be registered before the registry starts");
         }
-        WatcherGroup<T> primary = group(declaration.primary(), declaration.namespaces(),
-                sharded ? ShardFilter.BY_OBJECT_UID : null);
-        servedLater.needed(primary.members());
-        List<Watcher<?>> shardedWatchers = new ArrayList<>(sharded ? primary.members() : List.of());
-        ReconcilerSettings settings = services.settings().reconciler(name, declaration.concurrency(),
-                declaration.debounce(), declaration.timeout());
-        if (settings.triggers().contains(Trigger.ALL) && !declaration.triggers().contains(Trigger.ALL)) {
-            settings = settings.withTriggers(declaration.triggers()); // settings that set triggers win
-        }
-        ReconcilerBuilder<T> builder = Reconciler.builder(name, primary, declaration.reconciler())
-                .settings(settings)
-                .filter(declaration.filter())
-                .finalizer(declaration.finalizer())
-                .timeSource(services.time())
-                .threadFactory(services.workerThreads())
-                .observer(services.observer())
-                .apiClient(services.apiClient())
-                .events(services.events())
-                .statusConditions(services.settings().statusConditions(name));
-        for (SecondaryDeclaration<?> secondary : declaration.secondaries()) {
-            addSecondary(builder, primary, secondary, declaration.namespaces(), sharded ? shardedWatchers : null);
-        }
+        var assembled = assembly.assemble(declaration, sharded);
+        Reconciler<T> reconciler = assembled.reconciler();
         if (sharded) {
-            builder.sharded();
-        }
-        Reconciler<T> reconciler = builder.build();
-        if (sharded) {
-            coordinator.addParticipant(reconciler.participant(slots -> shardedWatchers.forEach(w -> w.reshard(slots))));
+            List<Watcher<?>> watchers = assembled.shardedWatchers();
+            coordinator.addParticipant(reconciler.participant(slots -> watchers.forEach(w -> w.reshard(slots))));
         }
         reconcilers.put(name, reconciler);
         if (running) {
             startReconciler(reconciler);
         }
         return reconciler;
-    }
-
-    /**
-     * {@code shardedWatchers}: {@code null} unless the reconciler is sharded; then an owned secondary keeps only the
-     * objects whose controller owner is in this replica's share, and joins the list. A secondary with a mapper of its
-     * own is watched whole: only the mapper knows which primaries its objects belong to.
-     */
-    private <T extends KubernetesObject, S extends KubernetesObject> void addSecondary(ReconcilerBuilder<T> builder,
-            WatcherGroup<T> primary, SecondaryDeclaration<S> declaration, List<String> namespaces,
-            List<Watcher<?>> shardedWatchers) {
-        boolean owned = declaration.mapper() == null;
-        SecondaryMapper<S> mapper = owned ? new OwnerReferenceMapper<>(primary.type(), primary.store())
-                : declaration.mapper();
-        WatcherGroup<S> group = group(declaration.watcher(), namespaces,
-                owned && shardedWatchers != null ? ShardFilter.BY_CONTROLLER_OWNER_UID : null);
-        if (owned && shardedWatchers != null) {
-            shardedWatchers.addAll(group.members());
-        }
-        if (declaration.whenServed()) {
-            servedLater.whenServed(group.members());
-            builder.ownsWhenServed(group);
-        } else {
-            servedLater.needed(group.members());
-            builder.watches(group, mapper);
-        }
-    }
-
-    /** The watcher of {@code declaration}, or with several namespaces the group of one watcher per namespace. */
-    private <T extends KubernetesObject> WatcherGroup<T> group(WatcherDeclaration<T> declaration,
-            List<String> namespaces, ShardFilter shard) {
-        List<WatcherDeclaration<T>> members = declaration.inEach(namespaces);
-        if (members.size() == 1) {
-            return WatcherGroup.of(table.watcher(members.get(0), shard));
-        }
-        String name = declaration.groupName(namespaces) + (shard == null ? "" : "-sharded");
-        return new WatcherGroup<>(name, table.group(name, members, shard));
     }
 
     /** Starts every watcher, then every reconciler (whose workers wait for their stores). */
