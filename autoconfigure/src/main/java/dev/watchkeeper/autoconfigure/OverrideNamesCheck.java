@@ -67,7 +67,7 @@ class OverrideNamesCheck implements SmartLifecycle {
                         + " set it under " + PropertyLayers.entry("watchkeeper.watchers", group) + " instead");
             }
             check("watchkeeper.watchers", name, "watcher", watchers, known -> !registry.watchersNamed(known).isEmpty());
-            WatchkeeperProperties.WatchOverrides watch = properties.watchers().get(name).watch();
+            WatcherProperties.WatchOverrides watch = properties.watchers().get(name).watch();
             if (watch != null && watch.metadataOnly() != null) {
                 String property = PropertyLayers.entry("watchkeeper.watchers", name) + ".watch.metadata-only";
                 throw WatchkeeperPropertyException.invalid(property, watch.metadataOnly(), "'" + name + "' is"

@@ -1,11 +1,10 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.autoconfigure.WatchkeeperProperties.BackoffOverrides;
-import dev.watchkeeper.autoconfigure.WatchkeeperProperties.RateLimitOverrides;
-import dev.watchkeeper.autoconfigure.WatchkeeperProperties.ReadYourWritesOverride;
-import dev.watchkeeper.autoconfigure.WatchkeeperProperties.ReconcilerProperties;
-import dev.watchkeeper.autoconfigure.WatchkeeperProperties.WatchOverrides;
-import dev.watchkeeper.autoconfigure.WatchkeeperProperties.WriteBudgetOverrides;
+import dev.watchkeeper.autoconfigure.WatcherProperties.BackoffOverrides;
+import dev.watchkeeper.autoconfigure.ReconcilerProperties.RateLimitOverrides;
+import dev.watchkeeper.autoconfigure.ReconcilerProperties.ReadYourWritesOverride;
+import dev.watchkeeper.autoconfigure.WatcherProperties.WatchOverrides;
+import dev.watchkeeper.autoconfigure.ReconcilerProperties.WriteBudgetOverrides;
 import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.reconcile.RateLimit;
 import dev.watchkeeper.reconcile.ReconcilerSettings;
@@ -178,8 +177,8 @@ public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
         return own == null ? layers : layers.over(PropertyLayers.entry(map, name) + "." + group, own);
     }
 
-    private WatchkeeperProperties.WatcherProperties watcher(String name) {
-        return properties.watchers().getOrDefault(name, WatchkeeperProperties.WatcherProperties.NONE);
+    private WatcherProperties watcher(String name) {
+        return properties.watchers().getOrDefault(name, WatcherProperties.NONE);
     }
 
     /** Fails start-up on invalid values, global ones first, before any watcher or reconciler asks for them. */

@@ -1,6 +1,5 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.autoconfigure.WatchkeeperProperties.WatcherProperties;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.resource.BuiltInResources;
 import dev.watchkeeper.resource.ResourceType;

@@ -1,7 +1,6 @@
 package dev.watchkeeper.autoconfigure;
 
 import dev.watchkeeper.internal.annotation.NamespaceOverrides;
-import dev.watchkeeper.autoconfigure.WatchkeeperProperties.ReconcilerProperties;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -84,7 +83,7 @@ final class ReconcilerOverrides implements NamespaceOverrides {
      * {@code global} ({@code watchkeeper.sharding.enabled}).
      */
     boolean sharded(String reconcilerName, boolean global) {
-        WatchkeeperProperties.ReconcilerSharding own = own(reconcilerName).sharding();
+        ReconcilerProperties.ReconcilerSharding own = own(reconcilerName).sharding();
         return own != null && own.enabled() != null ? own.enabled() : global;
     }
 
@@ -93,7 +92,7 @@ final class ReconcilerOverrides implements NamespaceOverrides {
      * else {@code global} ({@code watchkeeper.reconcile.status-conditions.enabled}).
      */
     boolean statusConditions(String reconcilerName, boolean global) {
-        WatchkeeperProperties.StatusConditionsOverride own = own(reconcilerName).statusConditions();
+        ReconcilerProperties.StatusConditionsOverride own = own(reconcilerName).statusConditions();
         return own != null && own.enabled() != null ? own.enabled() : global;
     }
 
