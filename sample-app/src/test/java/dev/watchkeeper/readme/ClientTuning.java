@@ -7,7 +7,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
-/** The README's customizer snippet. Compiled, not started. */
+/** The customizer snippet of docs/client.md. Compiled, not started. */
 @Configuration(proxyBeanMethods = false)
 class ClientTuning {
 

@@ -7,7 +7,7 @@ import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.util.Map;
 
-/** The README's conversion example: two versions of a resource, converted through the stored one. */
+/** The conversion example of docs/crds.md: two versions of a resource, converted through the stored one. */
 class Conversion {
 
     static final String TIME_ZONE = "example.com/time-zone";

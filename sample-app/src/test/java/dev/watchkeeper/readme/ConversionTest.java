@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The README's two versions make one resource, and what v1 cannot hold survives a round trip through it. */
+/** The two versions of docs/crds.md make one resource, and what v1 cannot hold survives a round trip through it. */
 class ConversionTest {
 
     @Test

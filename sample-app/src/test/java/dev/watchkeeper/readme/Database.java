@@ -15,7 +15,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import java.util.List;
 
-/** The README's custom resource whose CRD is generated; {@code GeneratedCrdOnControlPlaneTest} applies it. */
+/** The custom resource of docs/crds.md whose CRD is generated; {@code GeneratedCrdOnControlPlaneTest} applies it. */
 // tag::crd-types[]
 @KubernetesResource(group = "example.com", version = "v1", plural = "databases", shortNames = "db")
 @PrinterColumn(name = "Engine", jsonPath = ".spec.engine")

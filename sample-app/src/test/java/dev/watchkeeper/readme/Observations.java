@@ -7,7 +7,7 @@ import io.micrometer.common.KeyValues;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The README's observation convention snippet. Compiled, not started. */
+/** The observation convention snippet of docs/operations.md. Compiled, not started. */
 @Configuration(proxyBeanMethods = false)
 class Observations {
 

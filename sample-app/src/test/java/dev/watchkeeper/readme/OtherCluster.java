@@ -10,7 +10,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
-/** The README's connection-details snippet: a cluster that no kubeconfig describes. Compiled, not started. */
+/** The connection-details snippet of docs/client.md: a cluster that no kubeconfig describes. Compiled, not started. */
 @Configuration(proxyBeanMethods = false)
 class OtherCluster {
 

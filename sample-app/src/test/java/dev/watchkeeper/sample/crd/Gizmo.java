@@ -17,7 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** A custom resource with every schema feature the generator has that the sample's and the README's lack. */
+/** A custom resource with every schema feature the generator has that the sample's and docs/crds.md's lack. */
 @KubernetesResource(group = "test.watchkeeper.dev", version = "v1beta1", plural = "gizmos", namespaced = false)
 @ScaleSubresource(specReplicasPath = ".spec.replicas", statusReplicasPath = ".status.replicas",
         labelSelectorPath = ".status.selector")
