@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.leader.LeaderElectionSnapshot;
+import dev.watchkeeper.internal.leader.LeaderElectionSnapshot;
 import org.springframework.context.ApplicationEvent;
 
 /**

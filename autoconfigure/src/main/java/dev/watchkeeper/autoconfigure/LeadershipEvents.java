@@ -1,7 +1,7 @@
 package dev.watchkeeper.autoconfigure;
 
 import dev.watchkeeper.internal.leader.LeaderElector;
-import dev.watchkeeper.leader.LeadershipListener;
+import dev.watchkeeper.internal.leader.LeadershipListener;
 import org.springframework.context.ApplicationEventPublisher;
 
 /** Publishes an elector's transitions as {@link LeadershipEvent}s. */

@@ -5,12 +5,12 @@ import dev.watchkeeper.autoconfigure.ReconcilerProperties.RateLimitOverrides;
 import dev.watchkeeper.autoconfigure.ReconcilerProperties.ReadYourWritesOverride;
 import dev.watchkeeper.autoconfigure.WatcherProperties.WatchOverrides;
 import dev.watchkeeper.autoconfigure.ReconcilerProperties.WriteBudgetOverrides;
-import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.reconcile.RateLimit;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
-import dev.watchkeeper.registry.WatchkeeperSettings;
-import dev.watchkeeper.settings.InvalidSettingException;
-import dev.watchkeeper.watch.WatchOptions;
+import dev.watchkeeper.internal.backoff.BackOffSettings;
+import dev.watchkeeper.internal.reconcile.RateLimit;
+import dev.watchkeeper.internal.reconcile.ReconcilerSettings;
+import dev.watchkeeper.internal.registry.WatchkeeperSettings;
+import dev.watchkeeper.internal.settings.InvalidSettingException;
+import dev.watchkeeper.internal.watch.WatchOptions;
 import java.time.Duration;
 import org.springframework.retry.backoff.BackOffPolicy;
 

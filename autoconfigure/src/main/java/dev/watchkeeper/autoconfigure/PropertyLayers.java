@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.settings.InvalidSettingException;
+import dev.watchkeeper.internal.settings.InvalidSettingException;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.List;

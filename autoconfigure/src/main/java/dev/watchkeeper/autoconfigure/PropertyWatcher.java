@@ -1,9 +1,9 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.registry.WatcherDeclaration;
-import dev.watchkeeper.resource.BuiltInResources;
-import dev.watchkeeper.resource.ResourceType;
-import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.registry.WatcherSpec;
+import dev.watchkeeper.internal.resource.BuiltInResources;
+import dev.watchkeeper.internal.resource.ResourceType;
+import dev.watchkeeper.internal.watch.WatchScope;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ import org.springframework.core.env.Environment;
  * @param declarations one per namespace (one for a single namespace or all)
  * @param grouped      whether there are several namespaces, so the watchers are {@code <name>@<namespace>}
  */
-record PropertyWatcher(String name, ResourceType<?> type, List<WatcherDeclaration<?>> declarations,
+record PropertyWatcher(String name, ResourceType<?> type, List<WatcherSpec<?>> declarations,
         boolean grouped) {
 
     /** Where watchers are declared. */
@@ -76,7 +76,7 @@ record PropertyWatcher(String name, ResourceType<?> type, List<WatcherDeclaratio
                         + ".namespaces", namespace, "is not a namespace name");
             }
         }
-        List<WatcherDeclaration<?>> declarations = members(name, type,
+        List<WatcherSpec<?>> declarations = members(name, type,
                 new WatchScope(properties.namespace(), properties.labelSelector(), properties.fieldSelector()),
                 List.copyOf(properties.namespaces()));
         return new PropertyWatcher(name, type, declarations, declarations.size() > 1);
@@ -88,9 +88,9 @@ record PropertyWatcher(String name, ResourceType<?> type, List<WatcherDeclaratio
     }
 
     /** One declaration, or with several namespaces one {@code <name>@<namespace>} per namespace. */
-    private static <T extends KubernetesObject> List<WatcherDeclaration<?>> members(String name, ResourceType<T> type,
+    private static <T extends KubernetesObject> List<WatcherSpec<?>> members(String name, ResourceType<T> type,
             WatchScope scope, List<String> namespaces) {
-        return List.copyOf(WatcherDeclaration.of(type, scope).named(name).inEach(namespaces));
+        return List.copyOf(WatcherSpec.of(type, scope).named(name).inEach(namespaces));
     }
 
     /** The resource of {@code resource}, or of {@code api-version} with {@code kind} or {@code plural}. */

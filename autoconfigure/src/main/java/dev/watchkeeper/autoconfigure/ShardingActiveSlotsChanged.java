@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.shard.ShardingSnapshot;
+import dev.watchkeeper.internal.shard.ShardingSnapshot;
 
 /**
  * Published when this replica's active slots change ({@code watchkeeper.sharding.enabled=true}), on the

@@ -5,7 +5,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.watchkeeper.annotation.KubernetesResource;
 import dev.watchkeeper.annotation.Reconciler;
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.crd.CustomResourceDefinitions;
 import dev.watchkeeper.internal.api.ApiErrors;
 import dev.watchkeeper.internal.webhook.CrdConversions;

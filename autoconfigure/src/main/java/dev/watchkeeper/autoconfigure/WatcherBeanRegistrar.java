@@ -1,10 +1,11 @@
 package dev.watchkeeper.autoconfigure;
 
+import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.internal.annotation.ParsedReconciler;
 import dev.watchkeeper.internal.annotation.ParsedReconcilers;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
-import dev.watchkeeper.registry.WatchkeeperSettings;
-import dev.watchkeeper.registry.WatcherDeclaration;
+import dev.watchkeeper.internal.registry.WatchkeeperSettings;
+import dev.watchkeeper.internal.registry.WatcherSpec;
 import dev.watchkeeper.internal.store.MergedStore;
 import dev.watchkeeper.store.Store;
 import dev.watchkeeper.internal.watch.Watcher;
@@ -93,7 +94,7 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
                         // its watchers hold only this replica's share: they are the registry's, not beans to inject
                         continue;
                     }
-                    for (WatcherDeclaration<?> declaration : reconciler.watchers()) {
+                    for (WatcherSpec<?> declaration : reconciler.watchers()) {
                         String name = declaration.effectiveName();
                         if (!registry.containsBeanDefinition(WATCHER_BEAN_PREFIX + name)) {
                             registerPair(registry, name, () -> name, declaration.type().javaType(),
@@ -132,7 +133,7 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
         String name = declared.name();
         Class<?> javaType = declared.type().javaType();
         if (!declared.grouped()) {
-            WatcherDeclaration<?> declaration = declared.declarations().get(0);
+            WatcherSpec<?> declaration = declared.declarations().get(0);
             registerPair(registry, name, () -> name, javaType, () -> registry(beanFactory).watcher(declaration));
             return;
         }
@@ -151,7 +152,7 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
     private static List<Watcher<?>> group(ConfigurableListableBeanFactory beanFactory, PropertyWatcher declared) {
         WatchkeeperSettings settings = beanFactory.getBean(WatchkeeperSettings.class);
         List members = new ArrayList<>();
-        for (WatcherDeclaration<?> member : declared.declarations()) {
+        for (WatcherSpec<?> member : declared.declarations()) {
             members.add(member.options(settings.watchOptions(declared.name()))
                     .backOff(settings.watcherBackOff(declared.name())));
         }
@@ -169,12 +170,16 @@ public class WatcherBeanRegistrar implements BeanDefinitionRegistryPostProcessor
     private void registerDefinition(BeanDefinitionRegistry registry, ConfigurableListableBeanFactory beanFactory,
             String beanName) {
         Class<?> javaType = definedType(beanFactory, beanName);
-        Supplier<WatcherDeclaration<?>> declaration = () -> {
+        Supplier<WatcherSpec<?>> declaration = () -> {
             WatcherDeclaration<?> declared = beanFactory.getBean(beanName, WatcherDeclaration.class);
-            return declared.name() != null ? declared : declared.named(beanName);
+            return spec(declared, beanName);
         };
         registerPair(registry, beanName, () -> declaration.get().name(), javaType,
                 () -> registry(beanFactory).watcher(declaration.get()));
+    }
+
+    private static <T extends KubernetesObject> WatcherSpec<T> spec(WatcherDeclaration<T> declared, String beanName) {
+        return WatcherSpec.of(declared.name() != null ? declared : declared.named(beanName));
     }
 
     private static Class<?> definedType(ConfigurableListableBeanFactory beanFactory, String beanName) {

@@ -1,7 +1,7 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.watch.InitialListStrategy;
-import dev.watchkeeper.watch.ListSemantics;
+import dev.watchkeeper.internal.watch.InitialListStrategy;
+import dev.watchkeeper.internal.watch.ListSemantics;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashSet;

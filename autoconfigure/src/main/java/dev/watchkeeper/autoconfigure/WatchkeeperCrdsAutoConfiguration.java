@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import io.kubernetes.client.openapi.ApiClient;
 import org.springframework.boot.autoconfigure.AbstractDependsOnBeanFactoryPostProcessor;

@@ -2,7 +2,7 @@ package dev.watchkeeper.autoconfigure;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.kubernetes.client.openapi.ApiClient;
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.api.ServerWaits;
 import dev.watchkeeper.internal.annotation.WatchListenerAnnotationBeanPostProcessor;
 import dev.watchkeeper.autoconfigure.metrics.ObservationReconcileObserver;
@@ -10,7 +10,7 @@ import dev.watchkeeper.autoconfigure.metrics.ReconcileObservationConvention;
 import dev.watchkeeper.autoconfigure.metrics.WatchkeeperMetrics;
 import dev.watchkeeper.internal.events.EventRecorder;
 import dev.watchkeeper.internal.leader.LeaderElector;
-import dev.watchkeeper.reconcile.ReconcileObserver;
+import dev.watchkeeper.internal.reconcile.ReconcileObserver;
 import dev.watchkeeper.registry.WatchkeeperState;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.internal.shard.ShardCoordinator;

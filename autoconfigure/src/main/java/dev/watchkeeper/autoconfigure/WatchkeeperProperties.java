@@ -1,12 +1,12 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.leader.LeaderElectionSettings;
-import dev.watchkeeper.reconcile.RateLimit;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
-import dev.watchkeeper.watch.InitialListStrategy;
-import dev.watchkeeper.watch.ListSemantics;
-import dev.watchkeeper.watch.WatchOptions;
+import dev.watchkeeper.internal.backoff.BackOffSettings;
+import dev.watchkeeper.internal.leader.LeaderElectionSettings;
+import dev.watchkeeper.internal.reconcile.RateLimit;
+import dev.watchkeeper.internal.reconcile.ReconcilerSettings;
+import dev.watchkeeper.internal.watch.InitialListStrategy;
+import dev.watchkeeper.internal.watch.ListSemantics;
+import dev.watchkeeper.internal.watch.WatchOptions;
 import java.time.Duration;
 import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;

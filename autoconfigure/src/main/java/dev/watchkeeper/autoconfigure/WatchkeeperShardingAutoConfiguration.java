@@ -1,9 +1,9 @@
 package dev.watchkeeper.autoconfigure;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.internal.shard.ShardCoordinator;
-import dev.watchkeeper.shard.ShardingSettings;
+import dev.watchkeeper.internal.shard.ShardingSettings;
 import io.kubernetes.client.openapi.ApiClient;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.watchkeeper.autoconfigure.endpoint.LeaderElectionDescriptor;
 import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
 import dev.watchkeeper.autoconfigure.health.WatchkeeperHealthIndicator;
-import dev.watchkeeper.leader.LeaderElectionSettings;
+import dev.watchkeeper.internal.leader.LeaderElectionSettings;
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import io.kubernetes.client.openapi.ApiClient;

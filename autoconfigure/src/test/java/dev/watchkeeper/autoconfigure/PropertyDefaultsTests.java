@@ -2,13 +2,13 @@ package dev.watchkeeper.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.leader.LeaderElectionSettings;
+import dev.watchkeeper.internal.backoff.BackOffSettings;
+import dev.watchkeeper.internal.leader.LeaderElectionSettings;
 import dev.watchkeeper.internal.leader.LeaderElector;
-import dev.watchkeeper.reconcile.RateLimit;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
-import dev.watchkeeper.registry.WatchkeeperSettings;
-import dev.watchkeeper.watch.WatchOptions;
+import dev.watchkeeper.internal.reconcile.RateLimit;
+import dev.watchkeeper.internal.reconcile.ReconcilerSettings;
+import dev.watchkeeper.internal.registry.WatchkeeperSettings;
+import dev.watchkeeper.internal.watch.WatchOptions;
 import io.kubernetes.client.openapi.ApiClient;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;

@@ -7,7 +7,7 @@ import dev.watchkeeper.autoconfigure.metrics.DefaultReconcileObservationConventi
 import dev.watchkeeper.autoconfigure.metrics.ObservationReconcileObserver;
 import dev.watchkeeper.autoconfigure.metrics.ReconcileObservationContext;
 import dev.watchkeeper.autoconfigure.metrics.ReconcileObservationConvention;
-import dev.watchkeeper.reconcile.ReconcileObserver;
+import dev.watchkeeper.internal.reconcile.ReconcileObserver;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;

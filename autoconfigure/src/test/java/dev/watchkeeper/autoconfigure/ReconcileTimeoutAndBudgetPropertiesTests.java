@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
-import dev.watchkeeper.reconcile.RateLimit;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
-import dev.watchkeeper.registry.WatchkeeperSettings;
+import dev.watchkeeper.internal.reconcile.RateLimit;
+import dev.watchkeeper.internal.reconcile.ReconcilerSettings;
+import dev.watchkeeper.internal.registry.WatchkeeperSettings;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;

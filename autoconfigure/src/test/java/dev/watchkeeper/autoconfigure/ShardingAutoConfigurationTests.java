@@ -7,7 +7,7 @@ import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
 import dev.watchkeeper.internal.shard.ShardCoordinator;
 import dev.watchkeeper.registry.WatchkeeperState;
-import dev.watchkeeper.shard.ShardingSettings;
+import dev.watchkeeper.internal.shard.ShardingSettings;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

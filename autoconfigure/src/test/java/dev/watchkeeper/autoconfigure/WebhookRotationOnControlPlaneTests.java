@@ -16,7 +16,7 @@ import dev.watchkeeper.internal.webhook.WebhookConfigurations;
 import dev.watchkeeper.internal.webhook.WebhookDefinition;
 import dev.watchkeeper.internal.webhook.WebhookKind;
 import dev.watchkeeper.internal.webhook.WebhookService;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.test.VirtualTime;
 import dev.watchkeeper.test.boot.AutoConfigureRealKubeApi;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;

@@ -3,7 +3,7 @@ package dev.watchkeeper.bench;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonPrimitive;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
+import dev.watchkeeper.internal.reconcile.ReconcilerSettings;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import io.kubernetes.client.openapi.ApiClient;
 import java.nio.file.Files;

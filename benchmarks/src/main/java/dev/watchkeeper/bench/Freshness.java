@@ -7,14 +7,14 @@ import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.internal.registry.RegistryServices;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
+import dev.watchkeeper.internal.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.Trigger;
-import dev.watchkeeper.registry.ReconcilerDeclaration;
-import dev.watchkeeper.registry.SecondaryDeclaration;
-import dev.watchkeeper.registry.WatcherDeclaration;
-import dev.watchkeeper.registry.WatchkeeperSettings;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.registry.ReconcilerDeclaration;
+import dev.watchkeeper.internal.registry.SecondaryDeclaration;
+import dev.watchkeeper.internal.registry.WatcherSpec;
+import dev.watchkeeper.internal.registry.WatchkeeperSettings;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
@@ -164,8 +164,8 @@ final class Freshness {
         AtomicInteger staleReads = new AtomicInteger();
         try {
             Reconciler<DynamicKubernetesObject> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>(
-                    "gizmos-" + fence, WatcherDeclaration.of(ResourceType.dynamic(GROUP, "v1", PLURAL, true)),
-                    List.of(SecondaryDeclaration.owned(WatcherDeclaration.of(V1ConfigMap.class))),
+                    "gizmos-" + fence, WatcherSpec.of(ResourceType.dynamic(GROUP, "v1", PLURAL, true)),
+                    List.of(SecondaryDeclaration.owned(WatcherSpec.of(V1ConfigMap.class))),
                     (gizmo, context) -> {
                         reconciles.incrementAndGet();
                         String name = gizmo.getMetadata().getName();

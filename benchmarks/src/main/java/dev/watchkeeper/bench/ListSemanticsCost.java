@@ -1,12 +1,12 @@
 package dev.watchkeeper.bench;
 
-import dev.watchkeeper.resource.ResolvedResource;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResolvedResource;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import dev.watchkeeper.internal.watch.ListPage;
 import dev.watchkeeper.internal.watch.ListRequest;
-import dev.watchkeeper.watch.WatchOptions;
-import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.watch.WatchOptions;
+import dev.watchkeeper.internal.watch.WatchScope;
 import dev.watchkeeper.internal.watch.http.HttpWatchApi;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;

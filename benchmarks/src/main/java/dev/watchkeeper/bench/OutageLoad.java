@@ -1,6 +1,6 @@
 package dev.watchkeeper.bench;
 
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import dev.watchkeeper.test.apiserver.ServedRequest;
 import dev.watchkeeper.internal.watch.Watcher;

@@ -4,7 +4,7 @@ import dev.watchkeeper.internal.shard.Slots;
 import dev.watchkeeper.internal.watch.ShardFilter;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.http.HttpWatchApi;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.watch.WatcherPhase;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import io.kubernetes.client.openapi.ApiClient;

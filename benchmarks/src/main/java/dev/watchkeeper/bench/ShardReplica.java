@@ -1,6 +1,6 @@
 package dev.watchkeeper.bench;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.registry.RegistryServices;
 import dev.watchkeeper.internal.registry.WatcherFactory;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
@@ -8,10 +8,10 @@ import dev.watchkeeper.internal.shard.ShardCoordinator;
 import dev.watchkeeper.internal.shard.ShardingListener;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.registry.ReconcilerDeclaration;
-import dev.watchkeeper.registry.WatcherDeclaration;
-import dev.watchkeeper.shard.ShardingSettings;
-import dev.watchkeeper.shard.ShardingSnapshot;
+import dev.watchkeeper.internal.registry.ReconcilerDeclaration;
+import dev.watchkeeper.internal.registry.WatcherSpec;
+import dev.watchkeeper.internal.shard.ShardingSettings;
+import dev.watchkeeper.internal.shard.ShardingSnapshot;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import io.kubernetes.client.openapi.ApiClient;
@@ -49,7 +49,7 @@ final class ShardReplica {
         this.registry = new WatchkeeperRegistry(new RegistryServices(client, TimeSource.system(), null, null, null,
                 null), WatcherFactory.http(client), null, coordinator);
         registry.registerReconciler(new ReconcilerDeclaration<V1ConfigMap>("work",
-                WatcherDeclaration.of(V1ConfigMap.class).namespace(group.namespace()), List.of(),
+                WatcherSpec.of(V1ConfigMap.class).namespace(group.namespace()), List.of(),
                 (configMap, context) -> {
                     long start = System.nanoTime();
                     try {

@@ -1,6 +1,6 @@
 package dev.watchkeeper.bench;
 
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.http.HttpWatchApi;

@@ -1,6 +1,6 @@
 package dev.watchkeeper.bench;
 
-import dev.watchkeeper.resource.ResolvedResource;
+import dev.watchkeeper.internal.resource.ResolvedResource;
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.internal.watch.EventStream;
 import dev.watchkeeper.internal.watch.ListPage;

@@ -5,7 +5,7 @@ import com.google.gson.reflect.TypeToken;
 import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.watch.WatchEvent;
 import dev.watchkeeper.watch.WatchEventListener;
 import dev.watchkeeper.internal.watch.Watcher;

@@ -1,10 +1,10 @@
 package dev.watchkeeper.bench;
 
 import dev.watchkeeper.internal.reconcile.Reconciler;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
+import dev.watchkeeper.internal.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.internal.watch.Watcher;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

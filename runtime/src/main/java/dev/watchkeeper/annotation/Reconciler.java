@@ -1,6 +1,6 @@
 package dev.watchkeeper.annotation;
 
-import dev.watchkeeper.reconcile.ReconcilerSettings;
+import dev.watchkeeper.internal.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.Trigger;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.annotation.Documented;

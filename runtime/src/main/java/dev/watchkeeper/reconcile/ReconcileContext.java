@@ -110,7 +110,7 @@ public interface ReconcileContext {
      * Deletes what the reconciled object's {@code dependents} made, in the reverse of their order: each external
      * resource through its {@link ExternalResource#delete}, and each Kubernetes dependent's objects, so nothing waits
      * for the garbage collector and each goes before those it depends on. Called from a
-     * {@link CleanupFunction cleanup}, under the reconciler's finalizer; stops at the first failure, so the cleanup
+     * cleanup, under the reconciler's finalizer; stops at the first failure, so the cleanup
      * is retried with the rest still in place.
      */
     default <P extends KubernetesObject> void deleteDependents(Dependents<P> dependents)

@@ -1,10 +1,8 @@
 package dev.watchkeeper.reconcile;
 
-import dev.watchkeeper.backoff.JitteredExponentialBackOffPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.springframework.retry.backoff.BackOffPolicy;
 
 /**
  * A reconciler's state, immutable and published without locks for the actuator endpoint, health and metrics.
@@ -96,7 +94,7 @@ public record ReconcilerSnapshot(String name, String primaryWatcher, List<String
     /**
      * The keys due now, by priority: live changes, requeues and retries go first ({@code normal}); keys queued by a
      * list, a relist or a resync ({@code low}) wait for them, each until it has waited the reconciler's
-     * {@link ReconcilerSettings#maxLowPriorityWait()}, then the two take turns.
+     * {@code ReconcilerSettings#maxLowPriorityWait()}, then the two take turns.
      *
      * @param normal keys due now at normal priority
      * @param low    keys due now at low priority
@@ -127,7 +125,7 @@ public record ReconcilerSnapshot(String name, String primaryWatcher, List<String
     }
 
     /**
-     * The overall rate limit on error retries ({@link RateLimit}).
+     * The overall rate limit on error retries ({@code RateLimit}).
      *
      * @param qps            retries per second once the burst is spent
      * @param burst          retries that may start at once
@@ -139,7 +137,7 @@ public record ReconcilerSnapshot(String name, String primaryWatcher, List<String
     }
 
     /**
-     * The per-object backoff after an error ({@link ReconcilerSettings#backOffPolicy()}).
+     * The per-object backoff after an error ({@code ReconcilerSettings#backOffPolicy()}).
      *
      * @param policy          {@code exponential-jitter} for the built-in policy, else the policy's own description
      * @param initialInterval the first wait, or {@code null} for a policy of one's own
@@ -149,15 +147,6 @@ public record ReconcilerSnapshot(String name, String primaryWatcher, List<String
      */
     public record BackOff(String policy, Duration initialInterval, Duration maxInterval, Double multiplier,
             Double jitter) {
-
-        /** The description of {@code policy}: its numbers when it is the built-in one. */
-        public static BackOff of(BackOffPolicy policy) {
-            if (policy instanceof JitteredExponentialBackOffPolicy exponential) {
-                return new BackOff("exponential-jitter", exponential.initialInterval(), exponential.maxInterval(),
-                        exponential.multiplier(), exponential.jitter());
-            }
-            return new BackOff(String.valueOf(policy), null, null, null, null);
-        }
     }
 
     /**

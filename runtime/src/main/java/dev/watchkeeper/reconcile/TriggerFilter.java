@@ -40,7 +40,7 @@ public interface TriggerFilter<T extends KubernetesObject> {
 
     /**
      * Reconciles when {@code metadata.deletionTimestamp} appeared: added to the filter of a reconciler with a
-     * {@link Finalizer}, so its cleanup runs even when a deletion changes nothing else the filter looks at.
+     * {@code Finalizer}, so its cleanup runs even when a deletion changes nothing else the filter looks at.
      */
     static <T extends KubernetesObject> TriggerFilter<T> deletionStarted() {
         return changed(V1ObjectMeta::getDeletionTimestamp);

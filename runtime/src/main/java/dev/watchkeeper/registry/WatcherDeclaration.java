@@ -1,10 +1,6 @@
 package dev.watchkeeper.registry;
 
-import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.resource.ResourceType;
 import dev.watchkeeper.store.Indexer;
-import dev.watchkeeper.watch.WatchOptions;
-import dev.watchkeeper.watch.WatchScope;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -13,13 +9,11 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * A watcher asked for: resource, scope and optionally a name, watch options, backoff and custom indexes of its
- * store. Declarations that come to the same identity (resource, scope, selectors, watch options and backoff) share
- * one watcher (docs/semantics.md §11), whose store keeps the indexes of all of them. Options and backoff left
- * {@code null} come from the settings of the watcher's name. Immutable; each method returns a new declaration.
- *
- * <p>Declare a watcher in code by returning one from a {@code @Bean} method: the auto-configuration registers the
- * watcher (and its store) as beans, named by {@link #named(String)} or else after the {@code @Bean}.
+ * A watcher declared in code: return one from a {@code @Bean} method and the starter registers the watcher and its
+ * store as beans, named by {@link #named(String)} or else after the {@code @Bean} method. Its backoff and list/watch
+ * options are the properties of its name ({@code watchkeeper.watchers.<name>.*}). Declarations of the same resource,
+ * namespace and selectors share one watcher, whose store keeps the indexes of all of them. Immutable: each method
+ * returns a new declaration.
  *
  * <pre>{@code
  * @Bean
@@ -28,20 +22,23 @@ import java.util.function.Function;
  * }
  * }</pre>
  *
- * @param name    the declared name, or {@code null} for the derived one ({@code WatchScope.derivedWatcherName})
- * @param type    the resource
- * @param scope   namespace and selectors
- * @param options how to list and watch, or {@code null} for the settings of the name
- * @param backOff the backoff numbers, or {@code null} for the settings of the name
- * @param indexes custom indexes of the watcher's store ({@link #index}), by distinct names
+ * @param type          a client-java model such as {@code V1ConfigMap}, or a class annotated
+ *                      {@code @KubernetesResource}
+ * @param name          the declared name, or {@code null} for the bean's
+ * @param namespace     the one namespace to watch, or {@code null} for all namespaces
+ * @param labelSelector or {@code null}
+ * @param fieldSelector or {@code null}
+ * @param indexes       custom indexes of the watcher's store ({@link #index}), by distinct names
  */
-public record WatcherDeclaration<T extends KubernetesObject>(String name, ResourceType<T> type, WatchScope scope,
-        WatchOptions options, BackOffSettings backOff, List<Indexer<T>> indexes) {
+public record WatcherDeclaration<T extends KubernetesObject>(Class<T> type, String name, String namespace,
+        String labelSelector, String fieldSelector, List<Indexer<T>> indexes) {
 
     public WatcherDeclaration {
-        name = name == null || name.isBlank() ? null : name;
         Objects.requireNonNull(type, "type");
-        Objects.requireNonNull(scope, "scope");
+        name = blankToNull(name);
+        namespace = blankToNull(namespace);
+        labelSelector = blankToNull(labelSelector);
+        fieldSelector = blankToNull(fieldSelector);
         indexes = List.copyOf(indexes);
         if (indexes.stream().map(Indexer::name).distinct().count() < indexes.size()) {
             throw new IllegalArgumentException("two indexes of one watcher share a name: "
@@ -49,29 +46,19 @@ public record WatcherDeclaration<T extends KubernetesObject>(String name, Resour
         }
     }
 
-    /** A built-in model such as {@code V1ConfigMap}, in all namespaces. */
-    public static <T extends KubernetesObject> WatcherDeclaration<T> of(Class<T> model) {
-        return of(ResourceType.of(model));
-    }
-
-    /** Any resource (a custom or dynamic one), in all namespaces. */
-    public static <T extends KubernetesObject> WatcherDeclaration<T> of(ResourceType<T> type) {
-        return of(type, WatchScope.allNamespaces());
-    }
-
-    /** A watcher of {@code type} in all namespaces, named as derived, with the settings of its name. */
-    public static <T extends KubernetesObject> WatcherDeclaration<T> of(ResourceType<T> type, WatchScope scope) {
-        return new WatcherDeclaration<>(null, type, scope, null, null, List.of());
+    /** A watcher of {@code type} in all namespaces. */
+    public static <T extends KubernetesObject> WatcherDeclaration<T> of(Class<T> type) {
+        return new WatcherDeclaration<>(type, null, null, null, null, List.of());
     }
 
     /** The watcher's name in the registry, actuator, metrics, properties and qualifiers. */
     public WatcherDeclaration<T> named(String name) {
-        return new WatcherDeclaration<>(name, type, scope, options, backOff, indexes);
+        return new WatcherDeclaration<>(type, name, namespace, labelSelector, fieldSelector, indexes);
     }
 
     /** Watch only {@code namespace}. */
     public WatcherDeclaration<T> namespace(String namespace) {
-        return scope(scope.withNamespace(namespace));
+        return new WatcherDeclaration<>(type, name, namespace, labelSelector, fieldSelector, indexes);
     }
 
     /** Watch every namespace (the default), and cluster-scoped resources. */
@@ -79,32 +66,19 @@ public record WatcherDeclaration<T extends KubernetesObject>(String name, Resour
         return namespace(null);
     }
 
-    /** This declaration with a label selector. */
+    /** This declaration with a label selector, e.g. {@code app=web,tier!=db}. */
     public WatcherDeclaration<T> labelSelector(String selector) {
-        return scope(scope.withLabelSelector(selector));
+        return new WatcherDeclaration<>(type, name, namespace, selector, fieldSelector, indexes);
     }
 
-    /** This declaration with a field selector. */
+    /** This declaration with a field selector, e.g. {@code metadata.name=app-config}. */
     public WatcherDeclaration<T> fieldSelector(String selector) {
-        return scope(scope.withFieldSelector(selector));
-    }
-
-    /** How this watcher lists and watches, instead of the settings of its name. */
-    public WatcherDeclaration<T> options(WatchOptions options) {
-        return new WatcherDeclaration<>(name, type, scope, Objects.requireNonNull(options, "options"), backOff,
-                indexes);
-    }
-
-    /** The backoff of this watcher, instead of the settings of its name. */
-    public WatcherDeclaration<T> backOff(BackOffSettings backOff) {
-        return new WatcherDeclaration<>(name, type, scope, options, Objects.requireNonNull(backOff, "backOff"),
-                indexes);
+        return new WatcherDeclaration<>(type, name, namespace, labelSelector, selector, indexes);
     }
 
     /**
      * This declaration with a custom index of the store, read by {@code store.listByIndex(name, key)}: {@code keys}
-     * gives an object's keys in it (see {@link Indexer} for when it runs). Declaring the watcher again elsewhere
-     * without the index keeps it.
+     * gives an object's keys in it (see {@link Indexer} for when it runs).
      *
      * <pre>{@code
      * WatcherDeclaration.of(V1Pod.class).index("node", pod -> List.of(pod.getSpec().getNodeName()));
@@ -113,52 +87,10 @@ public record WatcherDeclaration<T extends KubernetesObject>(String name, Resour
     public WatcherDeclaration<T> index(String name, Function<? super T, ? extends Collection<String>> keys) {
         List<Indexer<T>> more = new ArrayList<>(indexes);
         more.add(new Indexer<>(name, keys));
-        return new WatcherDeclaration<>(this.name, type, scope, options, backOff, more);
+        return new WatcherDeclaration<>(type, this.name, namespace, labelSelector, fieldSelector, more);
     }
 
-    /** The declared name, or the derived one. */
-    public String effectiveName() {
-        return name != null ? name : scope.derivedWatcherName(type);
-    }
-
-    /**
-     * This declaration once per namespace of a set (docs/semantics.md §11): no namespaces is this declaration as it
-     * is, one is this declaration in that namespace, several are one member each, named {@code <name>@<namespace>}
-     * when this one is named and derived otherwise. The members of several are known together by
-     * {@link #groupName}.
-     */
-    public List<WatcherDeclaration<T>> inEach(List<String> namespaces) {
-        if (namespaces.isEmpty()) {
-            return List.of(this);
-        }
-        if (namespaces.size() == 1) {
-            return List.of(namespace(namespaces.get(0)));
-        }
-        List<WatcherDeclaration<T>> members = new ArrayList<>();
-        for (String namespace : namespaces) {
-            WatcherDeclaration<T> member = namespace(namespace);
-            members.add(name == null ? member : member.named(name + "@" + namespace));
-        }
-        return members;
-    }
-
-    /**
-     * The name of the members of {@link #inEach} for several namespaces: the declared name, or the derived one with
-     * the namespaces joined by {@code +} ({@code configmaps@team-a+team-b}).
-     */
-    public String groupName(List<String> namespaces) {
-        return name != null ? name
-                : scope.withNamespace(String.join("+", namespaces)).derivedWatcherName(type);
-    }
-
-    /** {@code v1/configmaps in namespace default with labels app=web}, for messages. */
-    public String describe() {
-        return type + " in " + scope.describe()
-                + (scope.labelSelector() == null ? "" : " with labels " + scope.labelSelector())
-                + (scope.fieldSelector() == null ? "" : " with fields " + scope.fieldSelector());
-    }
-
-    private WatcherDeclaration<T> scope(WatchScope scope) {
-        return new WatcherDeclaration<>(name, type, scope, options, backOff, indexes);
+    private static String blankToNull(String value) {
+        return value == null || value.isBlank() ? null : value;
     }
 }

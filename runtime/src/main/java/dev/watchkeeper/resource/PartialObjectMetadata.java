@@ -9,7 +9,7 @@ import java.util.Objects;
  * An object of any resource with nothing but its metadata ({@code meta.k8s.io/v1 PartialObjectMetadata}), as a
  * metadata-only watcher asks the API server for and caches it: the way to watch the Secrets or Pods of a large
  * cluster without holding their contents. client-java has no such model. A watcher caches this type when its
- * {@link ResourceType} is {@link ResourceType#metadataOnly()}; a subclass annotated {@code @KubernetesResource} names
+ * {@code ResourceType} is {@code ResourceType#metadataOnly()}; a subclass annotated {@code @KubernetesResource} names
  * its resource for {@code @Reconciler}, {@code owns} and {@code watches}.
  *
  * <pre>{@code

@@ -30,7 +30,7 @@ public interface Store<T> {
     /** Every cached object, ordered by namespace and name. */
     List<T> list();
 
-    /** The cached objects whose labels match {@code labelSelector} (see {@link LabelSelector}). */
+    /** The cached objects whose labels match {@code labelSelector} (see {@code LabelSelector}). */
     List<T> list(String labelSelector);
 
     /** The cached objects in {@code namespace} ({@code null} for cluster-scoped objects), ordered by name. */
@@ -47,7 +47,7 @@ public interface Store<T> {
 
     /**
      * The cached objects that the custom index {@code index} (declared with
-     * {@code WatcherDeclaration.index}) files under {@code key}, ordered by namespace and name.
+     * {@code WatcherSpec.index}) files under {@code key}, ordered by namespace and name.
      *
      * @throws IllegalArgumentException when the store has no index of that name
      */

@@ -1,6 +1,5 @@
 package dev.watchkeeper.watch;
 
-import dev.watchkeeper.backoff.BackOffSettings;
 import java.time.Duration;
 import java.time.Instant;
 
@@ -31,7 +30,22 @@ import java.time.Instant;
 public record WatcherSnapshot(String name, String resource, String namespace, String labelSelector,
         String fieldSelector, WatcherPhase phase, boolean synced, int objects, String resourceVersion,
         int consecutiveFailures, Duration currentDelay, Instant nextAttemptAt, WatchError lastError, Counts counts,
-        String backOff, BackOffSettings backOffSettings, Shard shard) {
+        String backOff, BackOff backOffSettings, Shard shard) {
+
+    /**
+     * The numbers of the built-in backoff policy: each wait is {@code d + rand·jitter·d}, {@code d} growing from
+     * {@code initialInterval} by {@code multiplier} up to {@code maxInterval}.
+     *
+     * @param initialInterval first base delay
+     * @param multiplier      growth per consecutive failure
+     * @param maxInterval     cap of the base delay (jitter comes on top)
+     * @param jitter          random extra fraction of the base delay
+     * @param resetAfter      the streak starts over when a failure comes longer than this after the previous one
+     * @param maxElapsedTime  the watcher gives up after a failure streak this long; {@code null} = never
+     */
+    public record BackOff(Duration initialInterval, double multiplier, Duration maxInterval, double jitter,
+            Duration resetAfter, Duration maxElapsedTime) {
+    }
 
     /**
      * A sharded watcher's filter (docs/sharding.md).

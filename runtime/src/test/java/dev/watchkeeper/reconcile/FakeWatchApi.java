@@ -1,7 +1,7 @@
 package dev.watchkeeper.reconcile;
 
-import dev.watchkeeper.resource.ResolvedResource;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResolvedResource;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.internal.watch.ApiFailure;
 import dev.watchkeeper.internal.watch.EventStream;

@@ -1,6 +1,6 @@
 package dev.watchkeeper.reconcile;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,5 @@
 package dev.watchkeeper.autoconfigure.endpoint;
 
-import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import java.time.Duration;
 
@@ -21,7 +20,7 @@ public record BackoffDescriptor(String policy, Duration initialInterval, Duratio
         Double jitter, Duration resetAfter, Duration maxElapsedTime) {
 
     static BackoffDescriptor of(WatcherSnapshot snapshot) {
-        BackOffSettings settings = snapshot.backOffSettings();
+        WatcherSnapshot.BackOff settings = snapshot.backOffSettings();
         if (settings == null) {
             return new BackoffDescriptor(snapshot.backOff(), null, null, null, null, null, null);
         }

@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure.endpoint;
 
-import dev.watchkeeper.leader.LeaderElectionSnapshot;
+import dev.watchkeeper.internal.leader.LeaderElectionSnapshot;
 import java.time.Instant;
 
 /**

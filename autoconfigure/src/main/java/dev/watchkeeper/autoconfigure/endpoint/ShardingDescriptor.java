@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure.endpoint;
 
-import dev.watchkeeper.shard.ShardingSnapshot;
+import dev.watchkeeper.internal.shard.ShardingSnapshot;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.watchkeeper.autoconfigure.health;
 
-import dev.watchkeeper.leader.LeaderElectionSnapshot;
+import dev.watchkeeper.internal.leader.LeaderElectionSnapshot;
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.internal.webhook.WebhookService;

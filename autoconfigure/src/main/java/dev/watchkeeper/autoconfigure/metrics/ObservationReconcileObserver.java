@@ -1,9 +1,9 @@
 package dev.watchkeeper.autoconfigure.metrics;
 
 import dev.watchkeeper.autoconfigure.metrics.ReconcileObservationContext.Outcome;
-import dev.watchkeeper.reconcile.ReconcileObserver;
+import dev.watchkeeper.internal.reconcile.ReconcileObserver;
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.reconcile.ReconcileTimeoutException;
+import dev.watchkeeper.internal.reconcile.ReconcileTimeoutException;
 import dev.watchkeeper.store.ObjectKey;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;

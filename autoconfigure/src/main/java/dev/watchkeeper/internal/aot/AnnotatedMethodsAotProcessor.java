@@ -1,9 +1,9 @@
 package dev.watchkeeper.internal.aot;
 
+import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.annotation.Cleanup;
 import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.annotation.WatchListener;
-import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.webhook.StorageVersion;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.Method;

@@ -10,7 +10,7 @@ import dev.watchkeeper.internal.webhook.SecretCertificates;
 import dev.watchkeeper.internal.webhook.WebhookDefinition;
 import dev.watchkeeper.internal.webhook.WebhookKind;
 import dev.watchkeeper.internal.webhook.WebhookService;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.test.VirtualTime;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import dev.watchkeeper.webhook.FailurePolicy;

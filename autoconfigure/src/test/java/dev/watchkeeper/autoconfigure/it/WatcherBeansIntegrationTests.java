@@ -11,7 +11,6 @@ import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.annotation.WatchListener;
 import dev.watchkeeper.autoconfigure.endpoint.WatcherDescriptor;
 import dev.watchkeeper.autoconfigure.endpoint.WatchkeeperEndpoint;
-import dev.watchkeeper.backoff.BackOffSettings;
 import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.store.Store;
@@ -51,6 +50,7 @@ import org.springframework.test.annotation.DirtiesContext;
         "watchkeeper.watchers.teams.kind=ConfigMap",
         "watchkeeper.watchers.teams.namespaces=team-a,team-b",
         "watchkeeper.watchers.teams.backoff.initial-interval=2s",
+        "watchkeeper.watchers.web-config.backoff.initial-interval=5s",
         "watchkeeper.backoff.initial-interval=1500ms",
         "management.endpoints.web.exposure.include=watchkeeper"})
 @AutoConfigureKubeApiStub
@@ -184,7 +184,7 @@ class WatcherBeansIntegrationTests {
     void theEndpointShowsTheBackoffEachWatcherUses() {
         assertThat(initialInterval("teams@team-a")).as("a group member: the group's override")
                 .isEqualTo(Duration.ofSeconds(2));
-        assertThat(initialInterval("web-config")).as("a WatcherDeclaration bean: its own backoff")
+        assertThat(initialInterval("web-config")).as("a WatcherDeclaration bean: the backoff of its name")
                 .isEqualTo(Duration.ofSeconds(5));
         assertThat(initialInterval("configmaps@rec")).as("a @Reconciler watcher: the global backoff")
                 .isEqualTo(Duration.ofMillis(1500));
@@ -225,9 +225,7 @@ class WatcherBeansIntegrationTests {
 
         @Bean
         WatcherDeclaration<V1ConfigMap> webConfigDeclaration() {
-            return WatcherDeclaration.of(V1ConfigMap.class).namespace("web").named("web-config")
-                    .backOff(new BackOffSettings(Duration.ofSeconds(5), 2.0, Duration.ofSeconds(30), 1.0,
-                            Duration.ofMinutes(2), null));
+            return WatcherDeclaration.of(V1ConfigMap.class).namespace("web").named("web-config");
         }
 
         @Bean

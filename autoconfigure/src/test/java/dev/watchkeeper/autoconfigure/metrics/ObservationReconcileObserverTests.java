@@ -3,7 +3,7 @@ package dev.watchkeeper.autoconfigure.metrics;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.watchkeeper.reconcile.ReconcileTimeoutException;
+import dev.watchkeeper.internal.reconcile.ReconcileTimeoutException;
 import dev.watchkeeper.store.ObjectKey;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;

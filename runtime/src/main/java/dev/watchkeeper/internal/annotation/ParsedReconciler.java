@@ -1,7 +1,7 @@
 package dev.watchkeeper.internal.annotation;
 
 import dev.watchkeeper.annotation.Reconciler;
-import dev.watchkeeper.registry.WatcherDeclaration;
+import dev.watchkeeper.internal.registry.WatcherSpec;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -28,9 +28,9 @@ import java.util.List;
  * @param finalization the finalizer and its {@code @Cleanup} method, or {@code null} without a finalizer
  */
 public record ParsedReconciler(String beanName, Method method, Reconciler annotation, String name,
-        Class<? extends KubernetesObject> primaryType, boolean takesContext, WatcherDeclaration<?> primary,
-        List<WatcherDeclaration<?>> owned, List<WatcherDeclaration<?>> ownedWhenServed,
-        List<WatcherDeclaration<?>> watched, Duration debounce, Duration timeout, List<String> namespaces,
+        Class<? extends KubernetesObject> primaryType, boolean takesContext, WatcherSpec<?> primary,
+        List<WatcherSpec<?>> owned, List<WatcherSpec<?>> ownedWhenServed,
+        List<WatcherSpec<?>> watched, Duration debounce, Duration timeout, List<String> namespaces,
         Finalization finalization) {
 
     public ParsedReconciler {
@@ -51,8 +51,8 @@ public record ParsedReconciler(String beanName, Method method, Reconciler annota
     }
 
     /** Every watcher the reconciler reads: primary, owned, owned when served, watched, once per namespace of a set. */
-    public List<WatcherDeclaration<?>> watchers() {
-        List<WatcherDeclaration<?>> all = new ArrayList<>();
+    public List<WatcherSpec<?>> watchers() {
+        List<WatcherSpec<?>> all = new ArrayList<>();
         all.addAll(primary.inEach(namespaces));
         owned.forEach(declaration -> all.addAll(declaration.inEach(namespaces)));
         ownedWhenServed.forEach(declaration -> all.addAll(declaration.inEach(namespaces)));

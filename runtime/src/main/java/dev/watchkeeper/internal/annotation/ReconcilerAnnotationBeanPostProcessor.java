@@ -1,13 +1,13 @@
 package dev.watchkeeper.internal.annotation;
 
 import dev.watchkeeper.annotation.Reconciler;
-import dev.watchkeeper.reconcile.Finalizer;
+import dev.watchkeeper.internal.reconcile.Finalizer;
 import dev.watchkeeper.reconcile.SecondaryMapper;
 import dev.watchkeeper.reconcile.TriggerFilter;
-import dev.watchkeeper.registry.ReconcilerDeclaration;
-import dev.watchkeeper.registry.SecondaryDeclaration;
+import dev.watchkeeper.internal.registry.ReconcilerDeclaration;
+import dev.watchkeeper.internal.registry.SecondaryDeclaration;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
-import dev.watchkeeper.registry.WatcherDeclaration;
+import dev.watchkeeper.internal.registry.WatcherSpec;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -156,7 +156,7 @@ public class ReconcilerAnnotationBeanPostProcessor
         List<SecondaryDeclaration<?>> secondaries = new ArrayList<>();
         parsed.owned().forEach(owned -> secondaries.add(SecondaryDeclaration.owned(owned)));
         parsed.ownedWhenServed().forEach(owned -> secondaries.add(SecondaryDeclaration.ownedWhenServed(owned)));
-        for (WatcherDeclaration<?> watched : parsed.watched()) {
+        for (WatcherSpec<?> watched : parsed.watched()) {
             secondaries.add(SecondaryDeclaration.watched(watched,
                     (SecondaryMapper) mapper(parsed, watched.type().javaType())));
         }

@@ -1,8 +1,8 @@
 package dev.watchkeeper.internal.annotation;
 
-import dev.watchkeeper.reconcile.CleanupFunction;
+import dev.watchkeeper.internal.reconcile.CleanupFunction;
 import dev.watchkeeper.reconcile.ReconcileContext;
-import dev.watchkeeper.reconcile.ReconcileFunction;
+import dev.watchkeeper.internal.reconcile.ReconcileFunction;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.Method;

@@ -1,11 +1,12 @@
 package dev.watchkeeper.internal.annotation;
 
+import dev.watchkeeper.internal.resource.ResourceTypes;
 import dev.watchkeeper.annotation.Cleanup;
 import dev.watchkeeper.annotation.Reconciler;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.registry.WatcherDeclaration;
-import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.registry.WatcherSpec;
+import dev.watchkeeper.internal.watch.WatchScope;
 import io.kubernetes.client.common.KubernetesObject;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -75,7 +76,7 @@ public final class ReconcilerParser {
             namespaces = namespaces.size() > 1 ? namespaces : List.of();
             String labelSelector = joinSelectors(AnnotatedMethods.resolve(resolver, annotation.labelSelector()),
                     AnnotatedMethods.resolve(resolver, SHARD_SELECTOR));
-            WatcherDeclaration<?> primary = WatcherDeclaration.of(
+            WatcherSpec<?> primary = WatcherSpec.of(
                     ResourceTypes.resolve(primaryType, AnnotatedMethods.resolve(resolver, annotation.group()),
                             AnnotatedMethods.resolve(resolver, annotation.version()),
                             AnnotatedMethods.resolve(resolver, annotation.plural()), annotation.namespaced()),
@@ -255,11 +256,11 @@ public final class ReconcilerParser {
     }
 
     /** Secondary watchers: in the primary's namespace (or each of its set), without selectors. */
-    private static List<WatcherDeclaration<?>> secondaries(Class<? extends KubernetesObject>[] types,
+    private static List<WatcherSpec<?>> secondaries(Class<? extends KubernetesObject>[] types,
             String namespace) {
-        List<WatcherDeclaration<?>> declarations = new ArrayList<>();
+        List<WatcherSpec<?>> declarations = new ArrayList<>();
         for (Class<? extends KubernetesObject> type : types) {
-            declarations.add(WatcherDeclaration.of(ResourceTypes.resolve(type), WatchScope.namespace(namespace)));
+            declarations.add(WatcherSpec.of(ResourceTypes.resolve(type), WatchScope.namespace(namespace)));
         }
         return declarations;
     }

@@ -1,10 +1,11 @@
 package dev.watchkeeper.internal.annotation;
 
+import dev.watchkeeper.internal.resource.ResourceTypes;
 import dev.watchkeeper.internal.webhook.AdmissionMethod;
 import dev.watchkeeper.internal.webhook.DeclaredWebhook;
 import dev.watchkeeper.internal.webhook.WebhookDefinition;
 import dev.watchkeeper.internal.webhook.WebhookKind;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.webhook.AdmissionContext;
 import dev.watchkeeper.webhook.AdmissionVerdict;
 import dev.watchkeeper.webhook.FailurePolicy;

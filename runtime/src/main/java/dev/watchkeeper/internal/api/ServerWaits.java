@@ -1,6 +1,6 @@
 package dev.watchkeeper.internal.api;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.backoff.RetryAfter;
 import io.kubernetes.client.openapi.ApiClient;
 import java.io.IOException;

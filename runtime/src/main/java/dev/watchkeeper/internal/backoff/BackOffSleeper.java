@@ -1,6 +1,5 @@
 package dev.watchkeeper.internal.backoff;
 
-import dev.watchkeeper.backoff.TimeSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;

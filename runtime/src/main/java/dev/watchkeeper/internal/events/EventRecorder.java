@@ -1,7 +1,7 @@
 package dev.watchkeeper.internal.events;
 
 import dev.watchkeeper.internal.api.ServerWaits;
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
 import dev.watchkeeper.internal.api.ApiErrors;
 import io.kubernetes.client.openapi.ApiClient;

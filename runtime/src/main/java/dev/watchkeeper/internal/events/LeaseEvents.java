@@ -1,7 +1,7 @@
 package dev.watchkeeper.internal.events;
 
-import dev.watchkeeper.leader.LeaderElectionSettings;
-import dev.watchkeeper.leader.LeadershipListener;
+import dev.watchkeeper.internal.leader.LeaderElectionSettings;
+import dev.watchkeeper.internal.leader.LeadershipListener;
 
 /**
  * Records leadership changes as Events on the Lease, worded as client-go's leader election records them: reason

@@ -2,10 +2,7 @@ package dev.watchkeeper.internal.leader;
 
 import dev.watchkeeper.internal.api.ServerWaits;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
-import dev.watchkeeper.leader.LeaderElectionSettings;
-import dev.watchkeeper.leader.LeaderElectionSnapshot;
-import dev.watchkeeper.leader.LeadershipListener;
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.watchkeeper.internal.leader;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import io.kubernetes.client.openapi.ApiException;
 import java.time.Duration;
 import java.time.Instant;

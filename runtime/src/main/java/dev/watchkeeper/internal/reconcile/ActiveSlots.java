@@ -1,6 +1,6 @@
 package dev.watchkeeper.internal.reconcile;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
 import dev.watchkeeper.internal.shard.ShardParticipant;
 import dev.watchkeeper.internal.shard.Slots;

@@ -1,6 +1,6 @@
 package dev.watchkeeper.internal.reconcile;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import java.time.Instant;
 import java.util.PriorityQueue;
 import java.util.function.Consumer;

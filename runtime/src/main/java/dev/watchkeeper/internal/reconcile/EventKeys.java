@@ -1,6 +1,5 @@
 package dev.watchkeeper.internal.reconcile;
 
-import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.SecondaryMapper;
 import dev.watchkeeper.reconcile.TriggerFilter;
 import dev.watchkeeper.store.CachedObject;

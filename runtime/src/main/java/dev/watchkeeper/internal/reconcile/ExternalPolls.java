@@ -1,6 +1,6 @@
 package dev.watchkeeper.internal.reconcile;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.reconcile.Dependent;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.common.KubernetesObject;

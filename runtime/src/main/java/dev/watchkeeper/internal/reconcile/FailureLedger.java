@@ -1,7 +1,6 @@
 package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.internal.api.ApiErrors;
-import dev.watchkeeper.reconcile.RateLimit;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.TerminalReconcileException;
 import dev.watchkeeper.store.ObjectKey;

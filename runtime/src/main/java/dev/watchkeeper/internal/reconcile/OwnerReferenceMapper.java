@@ -1,7 +1,7 @@
 package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.reconcile.SecondaryMapper;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
 import io.kubernetes.client.common.KubernetesObject;

@@ -1,7 +1,6 @@
 package dev.watchkeeper.internal.reconcile;
 
-import dev.watchkeeper.backoff.TimeSource;
-import dev.watchkeeper.reconcile.ReconcileTimeoutException;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.store.ObjectKey;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,10 +1,9 @@
 package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.internal.api.ApiErrors;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.TerminalReconcileException;
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.store.ObjectKey;
 import java.time.Duration;
 import java.time.Instant;

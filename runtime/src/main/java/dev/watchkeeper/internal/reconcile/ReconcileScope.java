@@ -1,6 +1,6 @@
 package dev.watchkeeper.internal.reconcile;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.events.EventRecorder;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;

@@ -1,6 +1,5 @@
 package dev.watchkeeper.internal.reconcile;
 
-import dev.watchkeeper.reconcile.ReconcileOutcome;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;

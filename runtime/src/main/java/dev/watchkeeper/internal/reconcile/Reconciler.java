@@ -2,9 +2,6 @@ package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.internal.api.ServerWaits;
 import dev.watchkeeper.reconcile.DependentsResult;
-import dev.watchkeeper.reconcile.Finalizer;
-import dev.watchkeeper.reconcile.ReconcileFunction;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.TriggerFilter;
 import dev.watchkeeper.internal.shard.ShardParticipant;
@@ -81,7 +78,7 @@ public final class Reconciler<T extends KubernetesObject> {
         this.name = builder.name;
         this.sources = new ReconcileSources<>(builder.primary, builder.secondaries);
         this.settings = builder.settings;
-        this.backOff = ReconcilerSnapshot.BackOff.of(settings.backOffPolicy());
+        this.backOff = ReconcilerSettings.describe(settings.backOffPolicy());
         if (builder.apiClient != null) {
             ServerWaits.on(builder.apiClient, builder.time); // before any write: no path sends inside a Retry-After
         }

@@ -1,15 +1,10 @@
 package dev.watchkeeper.internal.reconcile;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.events.EventRecorder;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.WatcherGroup;
-import dev.watchkeeper.reconcile.Finalizer;
-import dev.watchkeeper.reconcile.ReconcileFunction;
-import dev.watchkeeper.reconcile.ReconcileListener;
-import dev.watchkeeper.reconcile.ReconcileObserver;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.SecondaryMapper;
 import dev.watchkeeper.reconcile.TriggerFilter;
 import io.kubernetes.client.common.KubernetesObject;

@@ -1,13 +1,9 @@
 package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.internal.api.ApiErrors;
-import dev.watchkeeper.reconcile.Finalizer;
 import dev.watchkeeper.reconcile.ReconcileContext;
-import dev.watchkeeper.reconcile.ReconcileListener;
-import dev.watchkeeper.reconcile.ReconcileOutcome;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
-import dev.watchkeeper.reconcile.ReconcileTimeoutException;
 import dev.watchkeeper.reconcile.TerminalReconcileException;
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.ObjectKey;

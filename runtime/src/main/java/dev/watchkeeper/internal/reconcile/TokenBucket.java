@@ -1,6 +1,5 @@
 package dev.watchkeeper.internal.reconcile;
 
-import dev.watchkeeper.reconcile.RateLimit;
 import java.time.Duration;
 import java.time.Instant;
 

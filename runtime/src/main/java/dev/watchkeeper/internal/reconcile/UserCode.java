@@ -1,9 +1,5 @@
 package dev.watchkeeper.internal.reconcile;
 
-import dev.watchkeeper.reconcile.Finalizer;
-import dev.watchkeeper.reconcile.ReconcileFunction;
-import dev.watchkeeper.reconcile.ReconcileListener;
-import dev.watchkeeper.reconcile.ReconcileObserver;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.List;
 

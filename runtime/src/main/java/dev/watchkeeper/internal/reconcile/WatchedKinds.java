@@ -2,7 +2,7 @@ package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.internal.watch.WatcherGroup;
 import dev.watchkeeper.resource.PartialObjectMetadata;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;

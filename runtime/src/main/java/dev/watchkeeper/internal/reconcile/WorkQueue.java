@@ -3,7 +3,7 @@ package dev.watchkeeper.internal.reconcile;
 import static dev.watchkeeper.internal.reconcile.QueueEntry.earlier;
 import static dev.watchkeeper.internal.reconcile.QueueEntry.later;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;

@@ -1,7 +1,6 @@
 package dev.watchkeeper.internal.reconcile;
 
-import dev.watchkeeper.backoff.TimeSource;
-import dev.watchkeeper.reconcile.RateLimit;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import io.kubernetes.client.openapi.ApiException;
 import java.io.InterruptedIOException;
 import java.time.Duration;

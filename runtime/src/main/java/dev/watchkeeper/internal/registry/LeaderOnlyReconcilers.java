@@ -2,7 +2,7 @@ package dev.watchkeeper.internal.registry;
 
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.internal.reconcile.Reconciler;
-import dev.watchkeeper.leader.LeadershipListener;
+import dev.watchkeeper.internal.leader.LeadershipListener;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

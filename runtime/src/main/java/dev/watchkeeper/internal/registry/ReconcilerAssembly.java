@@ -6,12 +6,9 @@ import dev.watchkeeper.internal.reconcile.ReconcilerBuilder;
 import dev.watchkeeper.internal.watch.ShardFilter;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.WatcherGroup;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
+import dev.watchkeeper.internal.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.SecondaryMapper;
 import dev.watchkeeper.reconcile.Trigger;
-import dev.watchkeeper.registry.ReconcilerDeclaration;
-import dev.watchkeeper.registry.SecondaryDeclaration;
-import dev.watchkeeper.registry.WatcherDeclaration;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.ArrayList;
 import java.util.List;
@@ -93,9 +90,9 @@ final class ReconcilerAssembly {
     }
 
     /** The watcher of {@code declaration}, or with several namespaces the group of one watcher per namespace. */
-    private <T extends KubernetesObject> WatcherGroup<T> group(WatcherDeclaration<T> declaration,
+    private <T extends KubernetesObject> WatcherGroup<T> group(WatcherSpec<T> declaration,
             List<String> namespaces, ShardFilter shard) {
-        List<WatcherDeclaration<T>> members = declaration.inEach(namespaces);
+        List<WatcherSpec<T>> members = declaration.inEach(namespaces);
         if (members.size() == 1) {
             return WatcherGroup.of(table.watcher(members.get(0), shard));
         }

@@ -1,11 +1,10 @@
 package dev.watchkeeper.internal.registry;
 
-import dev.watchkeeper.registry.WatchkeeperSettings;
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
 import dev.watchkeeper.internal.events.EventRecorder;
 import dev.watchkeeper.internal.events.Reporter;
-import dev.watchkeeper.reconcile.ReconcileObserver;
+import dev.watchkeeper.internal.reconcile.ReconcileObserver;
 import io.kubernetes.client.openapi.ApiClient;
 import java.util.concurrent.ThreadFactory;
 

@@ -1,6 +1,6 @@
 package dev.watchkeeper.internal.registry;
 
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.WatcherBuilder;
 import dev.watchkeeper.internal.watch.http.HttpWatchApi;

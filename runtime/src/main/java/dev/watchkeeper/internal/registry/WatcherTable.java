@@ -1,13 +1,12 @@
 package dev.watchkeeper.internal.registry;
 
-import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.internal.backoff.BackOffSettings;
 import dev.watchkeeper.internal.watch.ShardFilter;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.WatcherBuilder;
-import dev.watchkeeper.registry.WatcherDeclaration;
-import dev.watchkeeper.resource.ResourceType;
-import dev.watchkeeper.watch.WatchOptions;
-import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.resource.ResourceType;
+import dev.watchkeeper.internal.watch.WatchOptions;
+import dev.watchkeeper.internal.watch.WatchScope;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -77,7 +76,7 @@ final class WatcherTable {
 
     /** {@code shard}: the filter of a sharded reconciler's watcher, whose name gets a {@code -sharded} suffix. */
     @SuppressWarnings("unchecked")
-    <T extends KubernetesObject> Watcher<T> watcher(WatcherDeclaration<T> declaration, ShardFilter shard) {
+    <T extends KubernetesObject> Watcher<T> watcher(WatcherSpec<T> declaration, ShardFilter shard) {
         String declared = declaration.effectiveName();
         String name = shard == null ? declared : declared + "-sharded";
         Identity identity = new Identity(declaration.type(), declaration.scope(),
@@ -97,7 +96,7 @@ final class WatcherTable {
         return watcher;
     }
 
-    <T extends KubernetesObject> List<Watcher<T>> group(String name, List<WatcherDeclaration<T>> members,
+    <T extends KubernetesObject> List<Watcher<T>> group(String name, List<WatcherSpec<T>> members,
             ShardFilter shard) {
         if (members.isEmpty()) {
             throw new IllegalArgumentException("watcher group " + name + " has no members");
@@ -130,7 +129,7 @@ final class WatcherTable {
                 + " so give one of them another name");
     }
 
-    private <T extends KubernetesObject> Watcher<T> create(String name, WatcherDeclaration<T> declaration,
+    private <T extends KubernetesObject> Watcher<T> create(String name, WatcherSpec<T> declaration,
             Identity identity) {
         WatcherBuilder<T> builder = watcherFactory.builder(declaration.type())
                 .name(name)

@@ -1,13 +1,11 @@
 package dev.watchkeeper.internal.registry;
 
-import dev.watchkeeper.registry.ReconcilerDeclaration;
-import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.registry.WatchkeeperState;
 import dev.watchkeeper.internal.leader.LeaderElector;
 import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.internal.text.Plural;
-import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.watch.WatchScope;
 import dev.watchkeeper.internal.shard.ShardCoordinator;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.watch.WatcherSnapshot;
@@ -148,7 +146,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
      * @throws IllegalStateException when a name clashes
      */
     public synchronized <T extends KubernetesObject> List<Watcher<T>> watcherGroup(String name,
-            List<WatcherDeclaration<T>> members) {
+            List<WatcherSpec<T>> members) {
         return table.group(name, members, null);
     }
 
@@ -187,7 +185,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
      *
      * @throws IllegalStateException when its name is taken by a different watcher or by a reconciler
      */
-    public synchronized <T extends KubernetesObject> Watcher<T> watcher(WatcherDeclaration<T> declaration) {
+    public synchronized <T extends KubernetesObject> Watcher<T> watcher(WatcherSpec<T> declaration) {
         return table.watcher(declaration, null);
     }
 
@@ -217,7 +215,7 @@ public class WatchkeeperRegistry implements SmartLifecycle, DisposableBean, Watc
      * {@link #startWatchers} they list while the rest of the application starts. Nothing for a sharded reconciler:
      * {@link #registerReconciler} makes its watchers, filtered to this replica's share.
      */
-    public synchronized void createWatchers(String reconciler, List<WatcherDeclaration<?>> declarations) {
+    public synchronized void createWatchers(String reconciler, List<WatcherSpec<?>> declarations) {
         if (!sharded(reconciler)) {
             declarations.forEach(declaration -> table.watcher(declaration, null));
         }

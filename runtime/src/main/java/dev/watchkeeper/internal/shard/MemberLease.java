@@ -1,10 +1,9 @@
 package dev.watchkeeper.internal.shard;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.leader.LeaseLock;
 import dev.watchkeeper.internal.leader.LeaseRecord;
 import dev.watchkeeper.internal.leader.LeaseRelease;
-import dev.watchkeeper.shard.ShardingSettings;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;

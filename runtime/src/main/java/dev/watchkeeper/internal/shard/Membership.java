@@ -2,8 +2,6 @@ package dev.watchkeeper.internal.shard;
 
 import dev.watchkeeper.internal.leader.LeaseLock;
 import dev.watchkeeper.internal.leader.LeaseRecord;
-import dev.watchkeeper.shard.ShardingSettings;
-import dev.watchkeeper.shard.ShardingSnapshot;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import java.time.Duration;

@@ -2,11 +2,9 @@ package dev.watchkeeper.internal.shard;
 
 import dev.watchkeeper.internal.api.ServerWaits;
 import dev.watchkeeper.internal.concurrent.DaemonThreads;
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.leader.LeaseLock;
 import dev.watchkeeper.internal.leader.LeaseRelease;
-import dev.watchkeeper.shard.ShardingSettings;
-import dev.watchkeeper.shard.ShardingSnapshot;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import java.time.Duration;

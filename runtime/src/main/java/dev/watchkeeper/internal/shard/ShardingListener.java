@@ -1,6 +1,5 @@
 package dev.watchkeeper.internal.shard;
 
-import dev.watchkeeper.shard.ShardingSnapshot;
 
 /** Hears a {@link ShardCoordinator} change the slots its replica reconciles, on the coordinator's thread. */
 @FunctionalInterface

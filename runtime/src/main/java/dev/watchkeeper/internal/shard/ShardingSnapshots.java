@@ -1,8 +1,6 @@
 package dev.watchkeeper.internal.shard;
 
-import dev.watchkeeper.shard.ShardingSettings;
-import dev.watchkeeper.shard.ShardingSnapshot;
-import dev.watchkeeper.shard.ShardingSnapshot.Phase;
+import dev.watchkeeper.internal.shard.ShardingSnapshot.Phase;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

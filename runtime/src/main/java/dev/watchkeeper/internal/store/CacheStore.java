@@ -2,7 +2,6 @@ package dev.watchkeeper.internal.store;
 
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.Indexer;
-import dev.watchkeeper.store.LabelSelector;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;
 import io.kubernetes.client.common.KubernetesObject;

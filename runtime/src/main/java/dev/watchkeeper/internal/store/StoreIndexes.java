@@ -171,7 +171,7 @@ final class StoreIndexes<T> {
         Custom<T> index = custom.get(name);
         if (index == null) {
             throw new IllegalArgumentException("watcher " + owner + " has no index named '" + name + "'; its custom"
-                    + " indexes: " + custom.keySet() + " (declare one with WatcherDeclaration.index)");
+                    + " indexes: " + custom.keySet() + " (declare one with WatcherSpec.index)");
         }
         return new Lookup<>(index.postings().get(key), object -> keys(index, object, true).contains(key));
     }

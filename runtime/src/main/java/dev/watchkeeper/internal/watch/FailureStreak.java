@@ -2,7 +2,7 @@ package dev.watchkeeper.internal.watch;
 
 import dev.watchkeeper.watch.WatchError;
 import dev.watchkeeper.internal.backoff.BackOffSleeper;
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.text.Plural;
 import java.time.Clock;
 import java.time.Duration;

@@ -2,10 +2,8 @@ package dev.watchkeeper.internal.watch;
 
 import dev.watchkeeper.internal.watch.WatchState.Empty;
 import dev.watchkeeper.internal.watch.WatchState.Watching;
-import dev.watchkeeper.watch.InitialListStrategy;
 import dev.watchkeeper.watch.WatchError;
 import dev.watchkeeper.watch.WatchEvent;
-import dev.watchkeeper.watch.WatchOptions;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,6 @@
 package dev.watchkeeper.internal.watch;
 
-import dev.watchkeeper.watch.WatchOptions;
-import dev.watchkeeper.watch.WatchScope;
-import dev.watchkeeper.resource.ResolvedResource;
+import dev.watchkeeper.internal.resource.ResolvedResource;
 
 /**
  * The seam between the watcher's state machine and the API server: discovery, list pages and watches for one

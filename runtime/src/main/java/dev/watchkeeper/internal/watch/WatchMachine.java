@@ -1,13 +1,11 @@
 package dev.watchkeeper.internal.watch;
 
 import dev.watchkeeper.watch.ErrorKind;
-import dev.watchkeeper.watch.ListSemantics;
 import dev.watchkeeper.watch.WatchError;
 import dev.watchkeeper.watch.WatchEvent;
-import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import dev.watchkeeper.internal.shard.Slots;
-import dev.watchkeeper.resource.ResolvedResource;
+import dev.watchkeeper.internal.resource.ResolvedResource;
 import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.internal.watch.WatchState.Empty;
 import dev.watchkeeper.internal.watch.WatchState.Idle;

@@ -1,10 +1,8 @@
 package dev.watchkeeper.internal.watch;
 
-import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.backoff.TimeSource;
-import dev.watchkeeper.resource.ResourceType;
-import dev.watchkeeper.watch.WatchOptions;
-import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.backoff.BackOffSettings;
+import dev.watchkeeper.internal.backoff.TimeSource;
+import dev.watchkeeper.internal.resource.ResourceType;
 import io.kubernetes.client.common.KubernetesObject;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;

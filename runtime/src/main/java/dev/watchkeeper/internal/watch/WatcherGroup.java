@@ -1,7 +1,7 @@
 package dev.watchkeeper.internal.watch;
 
 import dev.watchkeeper.watch.WatchEventListener;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.internal.store.MergedStore;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.store.Store;

@@ -1,10 +1,9 @@
 package dev.watchkeeper.internal.watch;
 
-import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.internal.backoff.BackOffSettings;
 import dev.watchkeeper.internal.store.CacheStore;
-import dev.watchkeeper.resource.ResolvedResource;
-import dev.watchkeeper.resource.ResourceType;
-import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.resource.ResolvedResource;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.watch.WatcherPhase;
 import dev.watchkeeper.watch.WatcherSnapshot;
 import io.kubernetes.client.common.KubernetesObject;
@@ -24,7 +23,7 @@ final class WatcherSnapshots<T extends KubernetesObject> {
     private final CacheStore<T> store;
     private final EventTally tally;
     private final FailureStreak streak;
-    private final BackOffSettings backOffSettings;
+    private final WatcherSnapshot.BackOff backOff;
     private final ShardAssignment<T> shards;
 
     private volatile WatcherSnapshot latest;
@@ -43,7 +42,9 @@ final class WatcherSnapshots<T extends KubernetesObject> {
         this.store = store;
         this.tally = tally;
         this.streak = streak;
-        this.backOffSettings = backOffSettings;
+        this.backOff = backOffSettings == null ? null : new WatcherSnapshot.BackOff(backOffSettings.initialInterval(),
+                backOffSettings.multiplier(), backOffSettings.maxInterval(), backOffSettings.jitter(),
+                backOffSettings.resetAfter(), backOffSettings.maxElapsedTime());
         this.shards = shards;
         publish(WatcherPhase.STARTING);
     }
@@ -74,7 +75,7 @@ final class WatcherSnapshots<T extends KubernetesObject> {
         return new WatcherSnapshot(name, resource, scope.namespace(), scope.labelSelector(), scope.fieldSelector(),
                 phase, tally.synced() && phase != WatcherPhase.STOPPED, store.size(), machine.syncedVersion(),
                 streak.consecutiveFailures(), delay, nextAttemptAt, tally.lastError(), counts, streak.description(),
-                backOffSettings, shards == null ? null : shards.snapshot());
+                backOff, shards == null ? null : shards.snapshot());
     }
 
     private static WatcherPhase phaseOf(WatchState<?> state) {

@@ -1,7 +1,7 @@
 package dev.watchkeeper.internal.webhook;
 
 import dev.watchkeeper.internal.api.Calls;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.webhook.Operation;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;

@@ -1,6 +1,6 @@
 package dev.watchkeeper.internal.webhook;
 
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.webhook.FailurePolicy;
 import dev.watchkeeper.webhook.Operation;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.annotation;
 
+import dev.watchkeeper.internal.resource.ResourceTypes;
 import dev.watchkeeper.annotation.KubernetesResource;
 import dev.watchkeeper.annotation.Reconciler;
 import static dev.watchkeeper.reconcile.TestObjects.configMap;
@@ -16,7 +17,7 @@ import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.internal.registry.FakeWatcherFactory;
 import dev.watchkeeper.internal.registry.RegistryServices;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Secret;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.watchkeeper.reconcile.ReconcileContext;
-import dev.watchkeeper.registry.WatcherDeclaration;
+import dev.watchkeeper.internal.registry.WatcherSpec;
 import dev.watchkeeper.resource.PartialObjectMetadata;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Secret;
@@ -51,7 +51,7 @@ class ReconcilerParserTest {
         assertThat(reconciler.takesContext()).isTrue();
         assertThat(reconciler.primary().scope().namespace()).isEqualTo("team-a");
         assertThat(reconciler.primary().scope().labelSelector()).isEqualTo("tier=web");
-        assertThat(reconciler.watchers()).extracting(WatcherDeclaration::effectiveName)
+        assertThat(reconciler.watchers()).extracting(WatcherSpec::effectiveName)
                 .containsExactly(reconciler.primary().effectiveName(), "secrets@team-a");
         assertThat(reconciler.source()).isEqualTo("bean 'annotated' method Annotated.reconcile(V1ConfigMap, "
                 + "ReconcileContext)");
@@ -137,7 +137,7 @@ class ReconcilerParserTest {
 
         assertThat(reconciler.namespaces()).containsExactly("team-a", "team-b", "team-c");
         assertThat(reconciler.primary().scope().namespace()).isNull();
-        assertThat(reconciler.watchers()).extracting(WatcherDeclaration::effectiveName).containsExactly(
+        assertThat(reconciler.watchers()).extracting(WatcherSpec::effectiveName).containsExactly(
                 "configmaps@team-a-" + selectorHash("tier=web"), "configmaps@team-b-" + selectorHash("tier=web"),
                 "configmaps@team-c-" + selectorHash("tier=web"), "secrets@team-a", "secrets@team-b",
                 "secrets@team-c");
@@ -184,7 +184,7 @@ class ReconcilerParserTest {
     void aPartialObjectMetadataClassIsAMetadataOnlyWatcherOfItsResource() {
         ParsedReconciler reconciler = parse(OwnsSecretNames.class, "names", RESOLVER).get(0);
 
-        WatcherDeclaration<?> owned = reconciler.owned().get(0);
+        WatcherSpec<?> owned = reconciler.owned().get(0);
         assertThat(owned.type().isMetadataOnly()).isTrue();
         assertThat(owned.type().apiVersion() + "/" + owned.type().plural()).isEqualTo("v1/secrets");
         assertThat(owned.effectiveName()).isEqualTo("secrets-metadata@all");
@@ -195,8 +195,8 @@ class ReconcilerParserTest {
     void aTypeOwnedWhenServedIsASecondaryOfItsOwnKindWatchedInTheReconcilersNamespace() {
         ParsedReconciler reconciler = parse(OwnsWhenServed.class, "gadgets", RESOLVER).get(0);
 
-        assertThat(reconciler.owned()).extracting(WatcherDeclaration::effectiveName).containsExactly("secrets@team-a");
-        assertThat(reconciler.ownedWhenServed()).extracting(WatcherDeclaration::effectiveName)
+        assertThat(reconciler.owned()).extracting(WatcherSpec::effectiveName).containsExactly("secrets@team-a");
+        assertThat(reconciler.ownedWhenServed()).extracting(WatcherSpec::effectiveName)
                 .containsExactly("widgets.test.watchkeeper.dev@team-a");
         assertThat(reconciler.watchers()).hasSize(3);
     }

@@ -1,6 +1,5 @@
 package dev.watchkeeper.internal.backoff;
 
-import dev.watchkeeper.backoff.TimeSource;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;

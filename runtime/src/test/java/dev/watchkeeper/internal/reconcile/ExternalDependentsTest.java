@@ -12,7 +12,7 @@ import dev.watchkeeper.reconcile.ExternalResource;
 import dev.watchkeeper.reconcile.ManualTime;
 import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;

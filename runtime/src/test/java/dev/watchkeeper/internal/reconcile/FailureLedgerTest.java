@@ -1,7 +1,5 @@
 package dev.watchkeeper.internal.reconcile;
 
-import dev.watchkeeper.reconcile.RateLimit;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.TerminalReconcileException;
 import static org.assertj.core.api.Assertions.assertThat;

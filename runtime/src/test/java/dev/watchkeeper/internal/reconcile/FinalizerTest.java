@@ -1,13 +1,9 @@
 package dev.watchkeeper.internal.reconcile;
 
-import dev.watchkeeper.reconcile.CleanupFunction;
 import dev.watchkeeper.reconcile.FakeWatchApi;
-import dev.watchkeeper.reconcile.Finalizer;
 import dev.watchkeeper.reconcile.ManualTime;
 import dev.watchkeeper.reconcile.ReconcileContext;
-import dev.watchkeeper.reconcile.ReconcileOutcome;
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.Trigger;
 import static dev.watchkeeper.reconcile.TestObjects.configMap;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,7 +15,7 @@ import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.internal.watch.Watcher;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.JSON;

@@ -6,11 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.reconcile.FakeWatchApi;
-import dev.watchkeeper.reconcile.Finalizer;
 import dev.watchkeeper.reconcile.ManualTime;
-import dev.watchkeeper.reconcile.RateLimit;
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.time.Duration;
 import java.util.List;

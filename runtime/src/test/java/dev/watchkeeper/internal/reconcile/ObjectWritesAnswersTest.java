@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import dev.watchkeeper.internal.api.FailedCall;
 import dev.watchkeeper.internal.api.StubApiServer;
 import dev.watchkeeper.reconcile.ManualTime;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;

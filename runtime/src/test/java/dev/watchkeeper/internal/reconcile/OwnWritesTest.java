@@ -2,7 +2,7 @@ package dev.watchkeeper.internal.reconcile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;

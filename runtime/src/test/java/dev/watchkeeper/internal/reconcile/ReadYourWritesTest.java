@@ -3,9 +3,8 @@ package dev.watchkeeper.internal.reconcile;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.watchkeeper.reconcile.ManualTime;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;

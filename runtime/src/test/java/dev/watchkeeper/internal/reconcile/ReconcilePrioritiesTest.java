@@ -7,11 +7,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.reconcile.FakeWatchApi;
 import dev.watchkeeper.reconcile.ManualTime;
-import dev.watchkeeper.reconcile.ReconcileOutcome;
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.watch.WatchEvent;

@@ -1,8 +1,6 @@
 package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.reconcile.ManualTime;
-import dev.watchkeeper.reconcile.RateLimit;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.TerminalReconcileException;
 import static org.assertj.core.api.Assertions.assertThat;

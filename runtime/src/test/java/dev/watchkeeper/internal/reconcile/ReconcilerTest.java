@@ -2,12 +2,7 @@ package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.reconcile.FakeWatchApi;
 import dev.watchkeeper.reconcile.ManualTime;
-import dev.watchkeeper.reconcile.RateLimit;
-import dev.watchkeeper.reconcile.ReconcileFunction;
-import dev.watchkeeper.reconcile.ReconcileObserver;
-import dev.watchkeeper.reconcile.ReconcileOutcome;
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.TerminalReconcileException;
 import dev.watchkeeper.reconcile.Trigger;
@@ -16,9 +11,9 @@ import static dev.watchkeeper.reconcile.TestObjects.secretOwnedBy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.backoff.JitteredExponentialBackOffPolicy;
-import dev.watchkeeper.backoff.JitteredExponentialBackOffPolicy;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.backoff.JitteredExponentialBackOffPolicy;
+import dev.watchkeeper.internal.backoff.JitteredExponentialBackOffPolicy;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.internal.watch.Watcher;
 import io.kubernetes.client.common.KubernetesObject;

@@ -10,7 +10,7 @@ import dev.watchkeeper.internal.events.Occurrence;
 import dev.watchkeeper.internal.events.Reporter;
 import dev.watchkeeper.internal.api.StubApiServer;
 import dev.watchkeeper.reconcile.ManualTime;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;

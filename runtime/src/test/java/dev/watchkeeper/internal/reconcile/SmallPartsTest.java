@@ -3,7 +3,6 @@ package dev.watchkeeper.internal.reconcile;
 import dev.watchkeeper.reconcile.FakeWatchApi;
 import dev.watchkeeper.reconcile.ManualTime;
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.reconcile.TriggerFilter;
@@ -13,8 +12,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.backoff.BackOffSettings;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.internal.events.Occurrence;
 import dev.watchkeeper.internal.store.CacheStore;
 import dev.watchkeeper.store.CachedObject;
@@ -185,7 +184,7 @@ class SmallPartsTest {
     void aBackoffPolicyOfOnesOwnIsDescribedByItselfWithoutNumbers() {
         FixedBackOffPolicy policy = new FixedBackOffPolicy();
 
-        ReconcilerSnapshot.BackOff backOff = ReconcilerSnapshot.BackOff.of(policy);
+        ReconcilerSnapshot.BackOff backOff = ReconcilerSettings.describe(policy);
 
         assertThat(backOff.policy()).isEqualTo(policy.toString());
         assertThat(backOff.initialInterval()).isNull();

@@ -1,14 +1,13 @@
 package dev.watchkeeper.internal.reconcile;
 
 import dev.watchkeeper.reconcile.FakeWatchApi;
-import dev.watchkeeper.reconcile.ReconcileFunction;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import static dev.watchkeeper.reconcile.TestObjects.configMap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.internal.watch.BufferedWatchEventListener;
 import dev.watchkeeper.watch.WatchEvent;

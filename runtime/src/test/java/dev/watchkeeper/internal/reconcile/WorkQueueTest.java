@@ -4,7 +4,7 @@ import dev.watchkeeper.reconcile.ManualTime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.reconcile.ManualTime;
-import dev.watchkeeper.reconcile.RateLimit;
 import io.kubernetes.client.openapi.ApiException;
 import java.io.InterruptedIOException;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.watchkeeper.internal.registry;
 
 import dev.watchkeeper.reconcile.FakeWatchApi;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.WatcherBuilder;
 import io.kubernetes.client.common.KubernetesObject;

@@ -1,24 +1,20 @@
 package dev.watchkeeper.internal.registry;
 
-import dev.watchkeeper.registry.ReconcilerDeclaration;
-import dev.watchkeeper.registry.SecondaryDeclaration;
-import dev.watchkeeper.registry.WatcherDeclaration;
-import dev.watchkeeper.registry.WatchkeeperSettings;
 import static dev.watchkeeper.reconcile.TestObjects.configMap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.internal.backoff.BackOffSettings;
 import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.internal.store.IndexStats;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
+import dev.watchkeeper.internal.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.Trigger;
-import dev.watchkeeper.resource.ResourceType;
-import dev.watchkeeper.watch.ListSemantics;
-import dev.watchkeeper.watch.WatchOptions;
-import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.resource.ResourceType;
+import dev.watchkeeper.internal.watch.ListSemantics;
+import dev.watchkeeper.internal.watch.WatchOptions;
+import dev.watchkeeper.internal.watch.WatchScope;
 import dev.watchkeeper.internal.watch.Watcher;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Secret;
@@ -53,11 +49,11 @@ class WatchkeeperRegistryTest {
 
     @Test
     void equalDeclarationsShareOneWatcherAndDifferentOnesDoNot() {
-        Watcher<V1ConfigMap> first = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
-        Watcher<V1ConfigMap> second = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
-        Watcher<V1ConfigMap> inDefault = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("default")));
+        Watcher<V1ConfigMap> first = registry.watcher(WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> second = registry.watcher(WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> inDefault = registry.watcher(WatcherSpec.of(CONFIG_MAPS, WatchScope.namespace("default")));
         Watcher<V1ConfigMap> selected = registry.watcher(
-                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces().withLabelSelector("app=web")));
+                WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces().withLabelSelector("app=web")));
 
         assertThat(second).isSameAs(first);
         assertThat(inDefault).isNotSameAs(first);
@@ -70,9 +66,9 @@ class WatchkeeperRegistryTest {
 
     @Test
     void aNamedDeclarationOfAnExistingWatcherSharesItUnderBothNames() {
-        Watcher<V1ConfigMap> derived = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> derived = registry.watcher(WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()));
         Watcher<V1ConfigMap> named = registry.watcher(
-                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()).named("all-config"));
+                WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()).named("all-config"));
 
         assertThat(named).isSameAs(derived);
         assertThat(registry.watcher("all-config")).containsSame(derived);
@@ -81,9 +77,9 @@ class WatchkeeperRegistryTest {
     @Test
     void aSharedWatchersStoreKeepsTheIndexesOfEveryDeclarationOfIt() {
         fakes.api(CONFIG_MAPS).listing(configMap("a", "1"), configMap("b", "2"));
-        Watcher<V1ConfigMap> byRv = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
+        Watcher<V1ConfigMap> byRv = registry.watcher(WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces())
                 .index("rv", cm -> List.of(cm.getMetadata().getResourceVersion())));
-        Watcher<V1ConfigMap> byName = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
+        Watcher<V1ConfigMap> byName = registry.watcher(WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces())
                 .index("name", cm -> List.of(cm.getMetadata().getName())));
         registry.start();
 
@@ -94,9 +90,9 @@ class WatchkeeperRegistryTest {
         assertThat(byRv.store().listByIndex("name", "a")).hasSize(1);
         assertThat(byRv.indexStats()).extracting(IndexStats::name)
                 .containsExactly("namespace", "owner", "label", "rv", "name");
-        assertThatThrownBy(() -> registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
+        assertThatThrownBy(() -> registry.watcher(WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces())
                 .index("name", cm -> List.of()))).hasMessageContaining("two indexes named 'name'");
-        assertThatThrownBy(() -> WatcherDeclaration.of(CONFIG_MAPS).index("x", cm -> List.of())
+        assertThatThrownBy(() -> WatcherSpec.of(CONFIG_MAPS).index("x", cm -> List.of())
                 .index("x", cm -> List.of())).hasMessageContaining("share a name");
     }
 
@@ -111,9 +107,9 @@ class WatchkeeperRegistryTest {
                     }
                 }, null, null, null), fakes);
 
-        Watcher<V1ConfigMap> plain = tuned.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> plain = tuned.watcher(WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()));
         Watcher<V1ConfigMap> slow = tuned.watcher(
-                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()).named("slow"));
+                WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()).named("slow"));
 
         assertThat(slow).isNotSameAs(plain);
     }
@@ -121,20 +117,20 @@ class WatchkeeperRegistryTest {
     @Test
     void listSemanticsArePartOfTheSharingIdentity() {
         WatchOptions cached = WatchOptions.defaults().withListSemantics(ListSemantics.CACHED);
-        Watcher<V1ConfigMap> consistent = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> consistent = registry.watcher(WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()));
         Watcher<V1ConfigMap> fromCache = registry.watcher(
-                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()).options(cached).named("from-cache"));
+                WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()).options(cached).named("from-cache"));
         Watcher<V1ConfigMap> sameCached = registry.watcher(
-                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()).options(cached).named("from-cache"));
+                WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()).options(cached).named("from-cache"));
 
         assertThat(fromCache).isNotSameAs(consistent).isSameAs(sameCached);
     }
 
     @Test
     void oneNameForTwoDifferentWatchersFailsNamingBoth() {
-        registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("a")).named("config"));
+        registry.watcher(WatcherSpec.of(CONFIG_MAPS, WatchScope.namespace("a")).named("config"));
 
-        assertThatThrownBy(() -> registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.namespace("a")).named("config")))
+        assertThatThrownBy(() -> registry.watcher(WatcherSpec.of(SECRETS, WatchScope.namespace("a")).named("config")))
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("'config'")
                 .hasMessageContaining("watcher of v1/ConfigMap in namespace a")
@@ -144,27 +140,27 @@ class WatchkeeperRegistryTest {
     @Test
     void aGroupIsOneWatcherPerMemberKnownTogetherByItsName() {
         List<Watcher<V1ConfigMap>> members = registry.watcherGroup("teams", List.of(
-                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("a")).named("teams@a"),
-                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("b")).named("teams@b")));
+                WatcherSpec.of(CONFIG_MAPS, WatchScope.namespace("a")).named("teams@a"),
+                WatcherSpec.of(CONFIG_MAPS, WatchScope.namespace("b")).named("teams@b")));
 
         assertThat(members).extracting(Watcher::name).containsExactly("teams@a", "teams@b");
         assertThat(registry.watchersNamed("teams")).containsExactlyElementsOf(members);
         assertThat(registry.watchersNamed("teams@b")).containsExactly(members.get(1));
         assertThat(registry.watcherGroup("teams", List.of(
-                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("a")).named("teams@a"),
-                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.namespace("b")).named("teams@b"))))
+                WatcherSpec.of(CONFIG_MAPS, WatchScope.namespace("a")).named("teams@a"),
+                WatcherSpec.of(CONFIG_MAPS, WatchScope.namespace("b")).named("teams@b"))))
                 .as("asked again").containsExactlyElementsOf(members);
-        assertThatThrownBy(() -> registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces())
+        assertThatThrownBy(() -> registry.watcher(WatcherSpec.of(SECRETS, WatchScope.allNamespaces())
                 .named("teams"))).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("watcher group teams");
     }
 
     @Test
     void aDeclarationsOwnBackOffMakesItsIdentity() {
-        Watcher<V1ConfigMap> plain = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
-        Watcher<V1ConfigMap> same = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
+        Watcher<V1ConfigMap> plain = registry.watcher(WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+        Watcher<V1ConfigMap> same = registry.watcher(WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces())
                 .backOff(BackOffSettings.clientGo()));
-        Watcher<V1ConfigMap> patient = registry.watcher(WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces())
+        Watcher<V1ConfigMap> patient = registry.watcher(WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces())
                 .backOff(BackOffSettings.clientGo().withMaxElapsedTime(Duration.ofMinutes(1))).named("patient"));
 
         assertThat(same).isSameAs(plain);
@@ -173,7 +169,7 @@ class WatchkeeperRegistryTest {
 
     @Test
     void aReconcilerNamedLikeAWatcherFailsNamingBoth() {
-        registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()));
+        registry.watcher(WatcherSpec.of(SECRETS, WatchScope.allNamespaces()));
 
         assertThatThrownBy(() -> registry.registerReconciler(declaration("secrets@all")))
                 .isInstanceOf(IllegalStateException.class)
@@ -186,7 +182,7 @@ class WatchkeeperRegistryTest {
         fakes.api(CONFIG_MAPS).listing(configMap("a", "1"));
         List<String> reconciled = new CopyOnWriteArrayList<>();
         Reconciler<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("mirror",
-                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
+                WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
                 (object, context) -> {
                     reconciled.add(object.getMetadata().getName());
                     return ReconcileResult.done();
@@ -199,7 +195,7 @@ class WatchkeeperRegistryTest {
         assertThat(registry.reconciler("mirror")).containsSame(reconciler);
         assertThat(reconciler.settings().concurrency()).isEqualTo(2);
 
-        Watcher<V1Secret> late = registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()));
+        Watcher<V1Secret> late = registry.watcher(WatcherSpec.of(SECRETS, WatchScope.allNamespaces()));
         assertThat(late.isRunning()).isTrue();
 
         registry.stop();
@@ -220,7 +216,7 @@ class WatchkeeperRegistryTest {
                 }, null, null, null), fakes);
 
         Reconciler<V1ConfigMap> reconciler = tuned.registerReconciler(new ReconcilerDeclaration<>("x",
-                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
+                WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
                 (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.GENERATION), null, "test"));
 
         assertThat(reconciler.settings().concurrency()).isEqualTo(7);
@@ -230,7 +226,7 @@ class WatchkeeperRegistryTest {
     @Test
     void aDeclaredDebounceReachesTheReconcilersSettings() {
         Reconciler<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("debounced",
-                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
+                WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()), List.of(),
                 (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null, "test",
                 Duration.ofSeconds(2), List.of(), null));
 
@@ -243,13 +239,13 @@ class WatchkeeperRegistryTest {
         fakes.api(CONFIG_MAPS).listing();
         fakes.api(SECRETS).holdList(); // as a watcher does while the server does not serve its type
         Reconciler<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("gadgets",
-                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()),
-                List.of(SecondaryDeclaration.ownedWhenServed(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()))),
+                WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()),
+                List.of(SecondaryDeclaration.ownedWhenServed(WatcherSpec.of(SECRETS, WatchScope.allNamespaces()))),
                 (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null, "test"));
         registry.start();
-        Watcher<V1Secret> secrets = registry.watcher(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()));
+        Watcher<V1Secret> secrets = registry.watcher(WatcherSpec.of(SECRETS, WatchScope.allNamespaces()));
         Watcher<V1ConfigMap> configMaps = registry.watcher(
-                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()));
+                WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()));
 
         await().until(reconciler::isReady);
         assertThat(registry.awaitsServing(secrets)).isTrue();
@@ -257,8 +253,8 @@ class WatchkeeperRegistryTest {
 
         // Another reconciler that needs the same watcher from the start: nobody may skip it any more.
         registry.registerReconciler(new ReconcilerDeclaration<>("strict",
-                WatcherDeclaration.of(CONFIG_MAPS, WatchScope.allNamespaces()),
-                List.of(SecondaryDeclaration.owned(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()))),
+                WatcherSpec.of(CONFIG_MAPS, WatchScope.allNamespaces()),
+                List.of(SecondaryDeclaration.owned(WatcherSpec.of(SECRETS, WatchScope.allNamespaces()))),
                 (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null, "test"));
         assertThat(registry.awaitsServing(secrets)).isFalse();
         fakes.api(SECRETS).releaseList();
@@ -267,13 +263,13 @@ class WatchkeeperRegistryTest {
 
     @Test
     void onlyAnOwnedSecondaryCanWaitForItsTypeToBeServed() {
-        assertThatThrownBy(() -> new SecondaryDeclaration<>(WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()),
+        assertThatThrownBy(() -> new SecondaryDeclaration<>(WatcherSpec.of(SECRETS, WatchScope.allNamespaces()),
                 secret -> List.of(), true)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("only an owned secondary can wait for its type to be served");
     }
 
     private ReconcilerDeclaration<V1Secret> declaration(String name) {
-        return new ReconcilerDeclaration<>(name, WatcherDeclaration.of(SECRETS, WatchScope.allNamespaces()),
+        return new ReconcilerDeclaration<>(name, WatcherSpec.of(SECRETS, WatchScope.allNamespaces()),
                 List.of(), (object, context) -> ReconcileResult.done(), 1, Set.of(Trigger.ALL), null,
                 "test declaration");
     }

@@ -1,8 +1,8 @@
 package dev.watchkeeper.internal.store;
 
+import dev.watchkeeper.store.CachedObject;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.Indexer;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

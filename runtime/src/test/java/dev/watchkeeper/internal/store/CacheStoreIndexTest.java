@@ -1,5 +1,6 @@
 package dev.watchkeeper.internal.store;
 
+import dev.watchkeeper.store.CachedObject;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
@@ -7,7 +8,6 @@ import static org.assertj.core.api.Assertions.tuple;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.watchkeeper.store.CachedObject;
 import dev.watchkeeper.store.Indexer;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

@@ -1,8 +1,8 @@
 package dev.watchkeeper.internal.store;
 
+import dev.watchkeeper.store.CachedObject;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.watchkeeper.store.CachedObject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ManagedFieldsEntry;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;

@@ -4,8 +4,8 @@ import dev.watchkeeper.watch.ErrorKind;
 import dev.watchkeeper.watch.WatchError;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.BackOffSettings;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.reconcile.ManualTime;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.watchkeeper.internal.watch;
 
-import dev.watchkeeper.resource.ResolvedResource;
+import dev.watchkeeper.internal.resource.ResolvedResource;
 import dev.watchkeeper.store.CachedObject;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;

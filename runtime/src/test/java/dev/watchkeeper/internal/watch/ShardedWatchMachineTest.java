@@ -7,9 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.watchkeeper.internal.shard.Slots;
 import dev.watchkeeper.reconcile.ManualTime;
-import dev.watchkeeper.watch.InitialListStrategy;
 import dev.watchkeeper.watch.WatchEvent;
-import dev.watchkeeper.watch.WatchOptions;
 import dev.watchkeeper.watch.WatcherSnapshot.Shard.Mode;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import java.util.ArrayList;

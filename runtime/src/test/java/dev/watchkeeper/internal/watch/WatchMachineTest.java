@@ -1,10 +1,7 @@
 package dev.watchkeeper.internal.watch;
 
 import dev.watchkeeper.watch.ErrorKind;
-import dev.watchkeeper.watch.InitialListStrategy;
-import dev.watchkeeper.watch.ListSemantics;
 import dev.watchkeeper.watch.WatchEvent;
-import dev.watchkeeper.watch.WatchOptions;
 import static dev.watchkeeper.internal.watch.ScriptedWatchApi.added;
 import static dev.watchkeeper.internal.watch.ScriptedWatchApi.cm;
 import static org.assertj.core.api.Assertions.assertThat;

@@ -3,12 +3,10 @@ package dev.watchkeeper.internal.watch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.resource.ResolvedResource;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResolvedResource;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.store.CachedObject;
-import dev.watchkeeper.watch.InitialListStrategy;
 import dev.watchkeeper.watch.WatchEvent;
-import dev.watchkeeper.watch.WatchOptions;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.watchkeeper.internal.api.StubApiServer;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.webhook.FailurePolicy;
 import dev.watchkeeper.webhook.Operation;
 import io.kubernetes.client.openapi.ApiClient;

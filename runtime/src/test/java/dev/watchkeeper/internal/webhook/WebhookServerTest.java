@@ -2,7 +2,7 @@ package dev.watchkeeper.internal.webhook;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.webhook.AdmissionVerdict;
 import dev.watchkeeper.webhook.FailurePolicy;
 import dev.watchkeeper.webhook.Operation;

@@ -4,7 +4,7 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.watchkeeper.internal.shard.ShardSelector;
-import dev.watchkeeper.store.LabelSelector;
+import dev.watchkeeper.internal.store.LabelSelector;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

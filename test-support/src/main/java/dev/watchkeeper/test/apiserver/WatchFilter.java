@@ -4,7 +4,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import dev.watchkeeper.internal.shard.ShardField;
 import dev.watchkeeper.internal.shard.ShardSelector;
-import dev.watchkeeper.store.LabelSelector;
+import dev.watchkeeper.internal.store.LabelSelector;
 import java.util.HashMap;
 import java.util.Map;
 

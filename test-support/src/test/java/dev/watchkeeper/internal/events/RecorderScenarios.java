@@ -3,9 +3,9 @@ package dev.watchkeeper.internal.events;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.leader.LeaderElector;
-import dev.watchkeeper.leader.LeaderElectionSettings;
+import dev.watchkeeper.internal.leader.LeaderElectionSettings;
 import dev.watchkeeper.test.VirtualTime;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;

@@ -1,14 +1,12 @@
 package dev.watchkeeper.internal.leader;
 
-import dev.watchkeeper.leader.LeaderElectionSettings;
-import dev.watchkeeper.leader.LeadershipListener;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.registry.ReconcilerDeclaration;
+import dev.watchkeeper.internal.registry.ReconcilerDeclaration;
 import dev.watchkeeper.internal.registry.RegistryServices;
-import dev.watchkeeper.registry.WatcherDeclaration;
+import dev.watchkeeper.internal.registry.WatcherSpec;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import dev.watchkeeper.test.controlplane.RealKubeApi;
@@ -134,7 +132,7 @@ class LeaderElectionOnControlPlaneTest {
         WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(plane.apiClient()), elector);
         elector.addListener(new Transition(() -> { }, () -> log.add(name + " lost"))); // after they stopped
         registry.registerReconciler(new ReconcilerDeclaration<>("work",
-                WatcherDeclaration.of(V1ConfigMap.class).namespace(namespace.name()), List.of(),
+                WatcherSpec.of(V1ConfigMap.class).namespace(namespace.name()), List.of(),
                 (configMap, context) -> {
                     log.add(name + " reconciled");
                     return ReconcileResult.requeueAfter(Duration.ofMillis(50));

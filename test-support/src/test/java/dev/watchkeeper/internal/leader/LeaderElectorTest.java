@@ -1,8 +1,5 @@
 package dev.watchkeeper.internal.leader;
 
-import dev.watchkeeper.leader.LeaderElectionSettings;
-import dev.watchkeeper.leader.LeaderElectionSnapshot;
-import dev.watchkeeper.leader.LeadershipListener;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

@@ -1,14 +1,13 @@
 package dev.watchkeeper.internal.leader;
 
-import dev.watchkeeper.leader.LeaderElectionSettings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.registry.ReconcilerDeclaration;
+import dev.watchkeeper.internal.registry.ReconcilerDeclaration;
 import dev.watchkeeper.internal.registry.RegistryServices;
-import dev.watchkeeper.registry.WatcherDeclaration;
+import dev.watchkeeper.internal.registry.WatcherSpec;
 import dev.watchkeeper.internal.registry.WatcherFactory;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.store.ObjectKey;
@@ -120,7 +119,7 @@ class TwoReplicasTest {
         replica.registry = new WatchkeeperRegistry(new RegistryServices(client, TimeSource.system(), null, null, null,
                 null), WatcherFactory.http(client), replica.elector);
         replica.registry.registerReconciler(new ReconcilerDeclaration<>("work",
-                WatcherDeclaration.of(V1ConfigMap.class).namespace("default"), List.of(),
+                WatcherSpec.of(V1ConfigMap.class).namespace("default"), List.of(),
                 (configMap, context) -> reconcile(name, context.key()), 2, Set.of(), null, "test"));
         replicas.add(replica);
         replica.registry.start();

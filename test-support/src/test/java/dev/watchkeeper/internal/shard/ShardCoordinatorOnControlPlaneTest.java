@@ -4,8 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.shard.ShardingSettings;
-import dev.watchkeeper.shard.ShardingSnapshot.Phase;
+import dev.watchkeeper.internal.shard.ShardingSnapshot.Phase;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import dev.watchkeeper.test.controlplane.RealKubeApi;
 import dev.watchkeeper.test.controlplane.TestNamespace;

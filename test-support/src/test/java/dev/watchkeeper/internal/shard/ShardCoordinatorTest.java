@@ -2,9 +2,7 @@ package dev.watchkeeper.internal.shard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.watchkeeper.shard.ShardingSettings;
-import dev.watchkeeper.shard.ShardingSnapshot;
-import dev.watchkeeper.shard.ShardingSnapshot.Phase;
+import dev.watchkeeper.internal.shard.ShardingSnapshot.Phase;
 import dev.watchkeeper.test.VirtualTime;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
 import io.kubernetes.client.openapi.ApiClient;

@@ -8,7 +8,7 @@ import com.google.gson.JsonParser;
 import dev.watchkeeper.internal.reconcile.DefaultReconcileContext;
 import dev.watchkeeper.reconcile.Conditions;
 import dev.watchkeeper.reconcile.ReconcileContext;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.test.VirtualTime;
 import io.kubernetes.client.common.KubernetesObject;

@@ -7,10 +7,10 @@ import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.Trigger;
-import dev.watchkeeper.registry.ReconcilerDeclaration;
+import dev.watchkeeper.internal.registry.ReconcilerDeclaration;
 import dev.watchkeeper.internal.registry.RegistryServices;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
-import dev.watchkeeper.registry.WatcherDeclaration;
+import dev.watchkeeper.internal.registry.WatcherSpec;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -41,7 +41,7 @@ class DebounceOnInMemoryServerTest extends InMemoryServerTest {
         List<Reconciled> reconciled = new CopyOnWriteArrayList<>();
         try {
             Reconciler<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("burst",
-                    WatcherDeclaration.of(V1ConfigMap.class).namespace("default"), List.of(), (configMap, context) -> {
+                    WatcherSpec.of(V1ConfigMap.class).namespace("default"), List.of(), (configMap, context) -> {
                         reconciled.add(new Reconciled(configMap.getMetadata().getResourceVersion(),
                                 System.nanoTime()));
                         return ReconcileResult.done();

@@ -10,14 +10,14 @@ import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.internal.registry.RegistryServices;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.reconcile.Conditions;
-import dev.watchkeeper.reconcile.ReconcileFunction;
+import dev.watchkeeper.internal.reconcile.ReconcileFunction;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.TerminalReconcileException;
 import dev.watchkeeper.reconcile.Trigger;
-import dev.watchkeeper.registry.ReconcilerDeclaration;
-import dev.watchkeeper.registry.WatcherDeclaration;
-import dev.watchkeeper.registry.WatchkeeperSettings;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.registry.ReconcilerDeclaration;
+import dev.watchkeeper.internal.registry.WatcherSpec;
+import dev.watchkeeper.internal.registry.WatchkeeperSettings;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -190,7 +190,7 @@ class ReconcileConditionsOnInMemoryServerTest extends InMemoryServerTest {
         server.createCustomResourceDefinition(GROUP, "v1", "things", "Thing", true);
         registry = new WatchkeeperRegistry(RegistryServices.of(server.apiClient()));
         Reconciler<Bare> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>("bare",
-                WatcherDeclaration.of(ResourceType.custom(Bare.class, GROUP, "v1", "things", true)), List.of(),
+                WatcherSpec.of(ResourceType.custom(Bare.class, GROUP, "v1", "things", true)), List.of(),
                 (bare, context) -> {
                     reconciles.incrementAndGet();
                     return ReconcileResult.done();
@@ -229,7 +229,7 @@ class ReconcileConditionsOnInMemoryServerTest extends InMemoryServerTest {
         registry = new WatchkeeperRegistry(new RegistryServices(server.apiClient(), null, settings, null, null,
                 null));
         Reconciler<DynamicKubernetesObject> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>(
-                plural, WatcherDeclaration.of(ResourceType.dynamic(GROUP, "v1", plural, true)), List.of(),
+                plural, WatcherSpec.of(ResourceType.dynamic(GROUP, "v1", plural, true)), List.of(),
                 (thing, context) -> {
                     reconciles.incrementAndGet();
                     return body.reconcile(thing, context);

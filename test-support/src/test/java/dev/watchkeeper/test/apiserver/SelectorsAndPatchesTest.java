@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import dev.watchkeeper.store.LabelSelector;
+import dev.watchkeeper.internal.store.LabelSelector;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

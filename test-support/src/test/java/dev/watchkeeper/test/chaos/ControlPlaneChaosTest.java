@@ -2,15 +2,15 @@ package dev.watchkeeper.test.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.internal.backoff.BackOffSettings;
 import dev.watchkeeper.internal.reconcile.Reconciler;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.reconcile.ReconcilerSettings;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import dev.watchkeeper.test.controlplane.RealKubeApi;
-import dev.watchkeeper.watch.InitialListStrategy;
-import dev.watchkeeper.watch.WatchOptions;
-import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.watch.InitialListStrategy;
+import dev.watchkeeper.internal.watch.WatchOptions;
+import dev.watchkeeper.internal.watch.WatchScope;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.http.HttpWatchApi;
 import io.kubernetes.client.openapi.ApiClient;

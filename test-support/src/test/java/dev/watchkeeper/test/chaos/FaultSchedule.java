@@ -1,7 +1,7 @@
 package dev.watchkeeper.test.chaos;
 
-import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.watch.WatchOptions;
+import dev.watchkeeper.internal.backoff.BackOffSettings;
+import dev.watchkeeper.internal.watch.WatchOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

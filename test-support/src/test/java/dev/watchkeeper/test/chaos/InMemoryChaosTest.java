@@ -2,17 +2,17 @@ package dev.watchkeeper.test.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.BackOffSettings;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.reconcile.Reconciler;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
-import dev.watchkeeper.resource.ResourceType;
-import dev.watchkeeper.store.LabelSelector;
+import dev.watchkeeper.internal.reconcile.ReconcilerSettings;
+import dev.watchkeeper.internal.resource.ResourceType;
+import dev.watchkeeper.internal.store.LabelSelector;
 import dev.watchkeeper.test.VirtualTime;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
-import dev.watchkeeper.watch.InitialListStrategy;
-import dev.watchkeeper.watch.WatchOptions;
-import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.watch.InitialListStrategy;
+import dev.watchkeeper.internal.watch.WatchOptions;
+import dev.watchkeeper.internal.watch.WatchScope;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.http.HttpWatchApi;
 import io.kubernetes.client.openapi.models.V1ConfigMap;

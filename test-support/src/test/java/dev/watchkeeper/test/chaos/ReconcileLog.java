@@ -1,7 +1,7 @@
 package dev.watchkeeper.test.chaos;
 
 import dev.watchkeeper.reconcile.ReconcileContext;
-import dev.watchkeeper.reconcile.ReconcileFunction;
+import dev.watchkeeper.internal.reconcile.ReconcileFunction;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.watch.WatchError;

@@ -6,36 +6,36 @@ import static org.awaitility.Awaitility.await;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import dev.watchkeeper.backoff.BackOffSettings;
+import dev.watchkeeper.internal.backoff.BackOffSettings;
 import java.util.concurrent.atomic.AtomicInteger;
 import dev.watchkeeper.store.ObjectKey;
 import dev.watchkeeper.reconcile.ReconcileContext;
-import dev.watchkeeper.reconcile.Finalizer;
+import dev.watchkeeper.internal.reconcile.Finalizer;
 import dev.watchkeeper.internal.reconcile.Reconciler;
-import dev.watchkeeper.reconcile.ReconcileOutcome;
+import dev.watchkeeper.internal.reconcile.ReconcileOutcome;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.reconcile.TerminalReconcileException;
 import dev.watchkeeper.reconcile.Trigger;
 import dev.watchkeeper.internal.shard.HashRange;
 import dev.watchkeeper.internal.shard.ShardRanges;
 import dev.watchkeeper.internal.shard.UidHash;
-import dev.watchkeeper.registry.ReconcilerDeclaration;
-import dev.watchkeeper.registry.SecondaryDeclaration;
+import dev.watchkeeper.internal.registry.ReconcilerDeclaration;
+import dev.watchkeeper.internal.registry.SecondaryDeclaration;
 import dev.watchkeeper.internal.registry.RegistryServices;
-import dev.watchkeeper.registry.WatcherDeclaration;
+import dev.watchkeeper.internal.registry.WatcherSpec;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import java.util.Set;
 import dev.watchkeeper.internal.reconcile.DefaultReconcileContext;
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.resource.PartialObjectMetadata;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.test.EventRecorder;
-import dev.watchkeeper.watch.InitialListStrategy;
-import dev.watchkeeper.watch.ListSemantics;
+import dev.watchkeeper.internal.watch.InitialListStrategy;
+import dev.watchkeeper.internal.watch.ListSemantics;
 import dev.watchkeeper.watch.WatchError;
-import dev.watchkeeper.watch.WatchOptions;
-import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.watch.WatchOptions;
+import dev.watchkeeper.internal.watch.WatchScope;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.watch.WatcherPhase;
 import dev.watchkeeper.internal.watch.http.HttpWatchApi;
@@ -636,7 +636,7 @@ abstract class ConformanceScenarios {
         List<String> reconciled = new CopyOnWriteArrayList<>();
         try {
             Reconciler<V1ConfigMap> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>(
-                    "namespace-set", WatcherDeclaration.of(V1ConfigMap.class), List.of(), (configMap, context) -> {
+                    "namespace-set", WatcherSpec.of(V1ConfigMap.class), List.of(), (configMap, context) -> {
                         reconciled.add(ObjectKey.of(configMap).toString());
                         return ReconcileResult.done();
                     }, 1, Set.of(Trigger.ALL), null, "test", null, set, null));
@@ -676,8 +676,8 @@ abstract class ConformanceScenarios {
         List<String> reconciled = new CopyOnWriteArrayList<>();
         try {
             registry.registerReconciler(new ReconcilerDeclaration<>("own-writes",
-                    WatcherDeclaration.of(V1ConfigMap.class).labelSelector("role=parent"),
-                    List.of(SecondaryDeclaration.owned(WatcherDeclaration.of(V1Secret.class))),
+                    WatcherSpec.of(V1ConfigMap.class).labelSelector("role=parent"),
+                    List.of(SecondaryDeclaration.owned(WatcherSpec.of(V1Secret.class))),
                     (parent, context) -> {
                         reconciled.add(parent.getMetadata().getResourceVersion());
                         String name = parent.getMetadata().getName();
@@ -720,7 +720,7 @@ abstract class ConformanceScenarios {
         AtomicInteger reconciles = new AtomicInteger();
         try {
             registry.registerReconciler(new ReconcilerDeclaration<>("releasing",
-                    WatcherDeclaration.of(V1ConfigMap.class).labelSelector("managed=yes"), List.of(),
+                    WatcherSpec.of(V1ConfigMap.class).labelSelector("managed=yes"), List.of(),
                     (configMap, context) -> {
                         reconciles.incrementAndGet();
                         return ReconcileResult.done();
@@ -828,7 +828,7 @@ abstract class ConformanceScenarios {
         WatchkeeperRegistry registry = new WatchkeeperRegistry(RegistryServices.of(server().apiClient()));
         try {
             registry.registerReconciler(new ReconcilerDeclaration<>("doodads",
-                    WatcherDeclaration.of(doodads.type()), List.of(), (doodad, context) -> {
+                    WatcherSpec.of(doodads.type()), List.of(), (doodad, context) -> {
                         if (doodad.getRaw().getAsJsonObject("spec").get("size").getAsInt() < 0) {
                             throw new TerminalReconcileException("spec.size must not be negative");
                         }

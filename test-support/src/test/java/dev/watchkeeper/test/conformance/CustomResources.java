@@ -3,7 +3,7 @@ package dev.watchkeeper.test.conformance;
 import static org.awaitility.Awaitility.await;
 
 import com.google.gson.JsonObject;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.resource.ResourceType;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.JSON;

@@ -9,13 +9,13 @@ import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.internal.registry.RegistryServices;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.reconcile.ReconcilerSettings;
+import dev.watchkeeper.internal.reconcile.ReconcilerSettings;
 import dev.watchkeeper.reconcile.ReconcilerSnapshot;
 import dev.watchkeeper.reconcile.Trigger;
-import dev.watchkeeper.registry.ReconcilerDeclaration;
-import dev.watchkeeper.registry.SecondaryDeclaration;
-import dev.watchkeeper.registry.WatcherDeclaration;
-import dev.watchkeeper.registry.WatchkeeperSettings;
+import dev.watchkeeper.internal.registry.ReconcilerDeclaration;
+import dev.watchkeeper.internal.registry.SecondaryDeclaration;
+import dev.watchkeeper.internal.registry.WatcherSpec;
+import dev.watchkeeper.internal.registry.WatchkeeperSettings;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -96,8 +96,8 @@ abstract class ReadYourWritesScenarios {
         DynamicKubernetesApi other = gizmos.api();
         try {
             Reconciler<DynamicKubernetesObject> reconciler = registry.registerReconciler(new ReconcilerDeclaration<>(
-                    "gizmos-" + run, WatcherDeclaration.of(gizmos.type()).labelSelector("run=" + run),
-                    List.of(SecondaryDeclaration.owned(WatcherDeclaration.of(V1ConfigMap.class))),
+                    "gizmos-" + run, WatcherSpec.of(gizmos.type()).labelSelector("run=" + run),
+                    List.of(SecondaryDeclaration.owned(WatcherSpec.of(V1ConfigMap.class))),
                     (gizmo, context) -> {
                         reconciles.incrementAndGet();
                         String name = gizmo.getMetadata().getName();

@@ -1,18 +1,18 @@
 package dev.watchkeeper.test.sharding;
 
 import dev.watchkeeper.watch.WatcherSnapshot;
-import dev.watchkeeper.backoff.TimeSource;
+import dev.watchkeeper.internal.backoff.TimeSource;
 import dev.watchkeeper.internal.registry.RegistryServices;
 import dev.watchkeeper.internal.registry.WatcherFactory;
 import dev.watchkeeper.internal.registry.WatchkeeperRegistry;
 import dev.watchkeeper.internal.shard.ShardCoordinator;
 import dev.watchkeeper.internal.shard.ShardingListener;
 import dev.watchkeeper.internal.watch.Watcher;
-import dev.watchkeeper.reconcile.Finalizer;
-import dev.watchkeeper.registry.ReconcilerDeclaration;
-import dev.watchkeeper.registry.WatcherDeclaration;
-import dev.watchkeeper.shard.ShardingSettings;
-import dev.watchkeeper.shard.ShardingSnapshot;
+import dev.watchkeeper.internal.reconcile.Finalizer;
+import dev.watchkeeper.internal.registry.ReconcilerDeclaration;
+import dev.watchkeeper.internal.registry.WatcherSpec;
+import dev.watchkeeper.internal.shard.ShardingSettings;
+import dev.watchkeeper.internal.shard.ShardingSnapshot;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
@@ -69,7 +69,7 @@ final class Replica {
         this.registry = new WatchkeeperRegistry(new RegistryServices(client, TimeSource.system(), null, null, null,
                 null), WatcherFactory.http(client), null, coordinator);
         registry.registerReconciler(new ReconcilerDeclaration<>(RECONCILER,
-                WatcherDeclaration.of(V1ConfigMap.class).namespace(group.namespace()).labelSelector(LABEL), List.of(),
+                WatcherSpec.of(V1ConfigMap.class).namespace(group.namespace()).labelSelector(LABEL), List.of(),
                 (configMap, context) -> intervals.reconcile(identity, context.key(), configMap), 4, Set.of(), null,
                 "test", null, List.of(), cleanups == null ? null : new Finalizer<>(FINALIZER, (configMap, context) ->
                         cleanups.computeIfAbsent(context.key(), key -> new CopyOnWriteArrayList<>()).add(identity))));

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.watchkeeper.internal.shard.Slots;
-import dev.watchkeeper.shard.ShardingSettings;
-import dev.watchkeeper.shard.ShardingSnapshot;
-import dev.watchkeeper.shard.ShardingSnapshot.Phase;
+import dev.watchkeeper.internal.shard.ShardingSettings;
+import dev.watchkeeper.internal.shard.ShardingSnapshot;
+import dev.watchkeeper.internal.shard.ShardingSnapshot.Phase;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.openapi.ApiClient;
 import java.time.Duration;

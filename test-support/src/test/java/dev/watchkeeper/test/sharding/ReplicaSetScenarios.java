@@ -3,7 +3,7 @@ package dev.watchkeeper.test.sharding;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.shard.ShardingSettings;
+import dev.watchkeeper.internal.shard.ShardingSettings;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.watchkeeper.internal.reconcile.Reconciler;
 import dev.watchkeeper.reconcile.ReconcileResult;
-import dev.watchkeeper.resource.ResourceType;
-import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.resource.ResourceType;
+import dev.watchkeeper.internal.watch.WatchScope;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.internal.watch.http.HttpWatchApi;
 import io.kubernetes.client.openapi.ApiClient;

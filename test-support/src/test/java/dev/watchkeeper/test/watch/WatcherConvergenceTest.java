@@ -3,12 +3,12 @@ package dev.watchkeeper.test.watch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.watchkeeper.backoff.BackOffSettings;
-import dev.watchkeeper.resource.ResourceType;
+import dev.watchkeeper.internal.backoff.BackOffSettings;
+import dev.watchkeeper.internal.resource.ResourceType;
 import dev.watchkeeper.test.EventRecorder;
 import dev.watchkeeper.test.apiserver.InMemoryApiServer;
-import dev.watchkeeper.watch.WatchOptions;
-import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.watch.WatchOptions;
+import dev.watchkeeper.internal.watch.WatchScope;
 import dev.watchkeeper.internal.watch.Watcher;
 import dev.watchkeeper.watch.WatcherPhase;
 import dev.watchkeeper.internal.watch.http.HttpWatchApi;

@@ -7,7 +7,7 @@ import dev.watchkeeper.internal.backoff.RetryAfter;
 import dev.watchkeeper.internal.json.JsonFields;
 import dev.watchkeeper.internal.text.Redaction;
 import dev.watchkeeper.internal.watch.ApiFailure;
-import dev.watchkeeper.watch.WatchScope;
+import dev.watchkeeper.internal.watch.WatchScope;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
