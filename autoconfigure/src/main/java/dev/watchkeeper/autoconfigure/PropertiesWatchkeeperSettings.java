@@ -22,7 +22,7 @@ import org.springframework.retry.backoff.BackOffPolicy;
  * values; a refused one fails with a {@link WatchkeeperPropertyException} naming the property it came from
  * ({@link PropertyLayers}).
  */
-public class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
+class PropertiesWatchkeeperSettings implements WatchkeeperSettings {
 
     private static final String WATCHERS = "watchkeeper.watchers";
     private static final String RECONCILERS = "watchkeeper.reconcilers";

@@ -14,7 +14,7 @@ import java.util.List;
  * FieldSelector.parse("metadata.name=x").matches(object);
  * }</pre>
  */
-public final class FieldSelector {
+final class FieldSelector {
 
     private final List<Term> terms;
 

@@ -8,7 +8,7 @@ import com.google.gson.JsonObject;
  * <p>Thrown by {@link InMemoryApiServer}'s Java API too, e.g.
  * {@code catch (StatusException e) { assert e.code() == 409; }}.
  */
-public final class StatusException extends RuntimeException {
+final class StatusException extends RuntimeException {
 
     private final Reason reason;
     private final transient JsonObject details;
