@@ -24,6 +24,8 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -34,7 +36,8 @@ import org.slf4j.LoggerFactory;
 /**
  * {@link Watcher#close()} from another thread while the watcher thread connects or reads a large list page or a large
  * streaming list over real HTTP: nothing may escape {@code close()} or the watcher thread, and nothing may be logged
- * at ERROR. Each test closes many watchers at random moments. (Close interrupts the watcher thread; OkHttp 5 answered
+ * at ERROR. Each test closes many watchers at random moments: a closer thread's task, scheduled a random 0–30 ms
+ * after the start, calls {@code close()} while the test waits for that task to end. (Close interrupts the watcher thread; OkHttp 5 answered
  * an interrupt while connecting with an undeclared {@link InterruptedException} that ended the thread uncaught.)
  */
 class WatcherCloseRaceTest {
@@ -48,6 +51,11 @@ class WatcherCloseRaceTest {
     private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
     private final Queue<Throwable> uncaught = new ConcurrentLinkedQueue<>();
     private final CountDownLatch serverStops = new CountDownLatch(1);
+    private final ScheduledExecutorService closer = Executors.newSingleThreadScheduledExecutor(run -> {
+        Thread thread = new Thread(run, "watcher-closer");
+        thread.setDaemon(true);
+        return thread;
+    });
     private HttpServer server;
     private ApiClient client;
 
@@ -65,6 +73,7 @@ class WatcherCloseRaceTest {
     @AfterEach
     void stopServer() {
         root.detachAppender(logged);
+        closer.shutdownNow();
         serverStops.countDown();
         server.stop(0);
         client.getHttpClient().dispatcher().executorService().shutdown();
@@ -92,16 +101,21 @@ class WatcherCloseRaceTest {
                     .threadFactory(this::recordingThread)
                     .build();
             watcher.start();
-            TimeUnit.MICROSECONDS.sleep(ThreadLocalRandom.current().nextInt(30_000));
-            try {
-                watcher.close();
-            } catch (RuntimeException escaped) {
-                uncaught.add(escaped);
-            }
+            ScheduledFuture<?> closed = closer.schedule(() -> close(watcher),
+                    ThreadLocalRandom.current().nextInt(30_000), TimeUnit.MICROSECONDS);
+            closed.get(30, TimeUnit.SECONDS);
             assertThat(watcher.isRunning()).as("round %d: the watcher thread ended", round).isFalse();
         }
         assertThat(uncaught).as("exceptions out of close() or the watcher thread").isEmpty();
         assertThat(errorsLogged()).isEmpty();
+    }
+
+    private void close(Watcher<?> watcher) {
+        try {
+            watcher.close();
+        } catch (RuntimeException escaped) {
+            uncaught.add(escaped);
+        }
     }
 
     private Thread recordingThread(Runnable run) {
