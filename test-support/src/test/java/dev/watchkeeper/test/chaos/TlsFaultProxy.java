@@ -7,6 +7,7 @@ import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -21,9 +22,14 @@ import java.util.Set;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -40,7 +46,9 @@ import okio.BufferedSource;
  * A fault-injecting HTTPS proxy in front of a real API server. It terminates TLS with its own certificate, forwards
  * each request (with the client's credentials) over TLS through an OkHttp client that trusts the server, and writes
  * the answer back itself — one request per connection, watch bodies re-chunked one event line per chunk — so it can
- * fail requests, drop or truncate a chunk, insert a malformed line, go silent or trickle.
+ * fail requests, drop or truncate a chunk, insert a malformed line, go silent or trickle. Silences and pauses are
+ * timed by {@link #timers}: a silent watch's drop is scheduled for when the silence ends, and a trickling connection
+ * is held, sending nothing, until its timer resumes it.
  */
 final class TlsFaultProxy implements AutoCloseable {
 
@@ -52,6 +60,8 @@ final class TlsFaultProxy implements AutoCloseable {
     private final OkHttpClient upstream;
     private final String upstreamBase;
     private final ExecutorService threads;
+    /** Ends silences (drops the connection) and pauses (resumes the writing thread) when they are over. */
+    private final ScheduledExecutorService timers;
     private final Set<Socket> sockets = ConcurrentHashMap.newKeySet();
     private final Set<OpenWatch> watches = ConcurrentHashMap.newKeySet();
     private final AtomicInteger requests = new AtomicInteger();
@@ -73,6 +83,11 @@ final class TlsFaultProxy implements AutoCloseable {
         AtomicInteger count = new AtomicInteger();
         this.threads = Executors.newCachedThreadPool(r -> {
             Thread thread = new Thread(r, "chaos-proxy-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.timers = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread thread = new Thread(r, "chaos-proxy-timer");
             thread.setDaemon(true);
             return thread;
         });
@@ -144,6 +159,8 @@ final class TlsFaultProxy implements AutoCloseable {
             threads.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            timers.shutdownNow();
         }
     }
 
@@ -313,8 +330,16 @@ final class TlsFaultProxy implements AutoCloseable {
                 return false;
             }
             case IDLE_PAST_TIMEOUT -> {
-                Thread.sleep(disruption.silence().toMillis());
-                drop(socket);
+                // Nothing more is forwarded; the connection stays open until the drop scheduled for the silence's end.
+                ScheduledFuture<?> dropped = schedule(() -> drop(socket), disruption.silence());
+                try {
+                    dropped.get();
+                } catch (InterruptedException e) {
+                    dropped.cancel(false);
+                    throw e;
+                } catch (ExecutionException e) {
+                    throw new IllegalStateException("dropping a silent watch failed", e.getCause());
+                }
                 return false;
             }
             case OUTAGE -> {
@@ -338,7 +363,7 @@ final class TlsFaultProxy implements AutoCloseable {
             int half = bytes.length / 2;
             out.write(bytes, 0, half);
             out.flush();
-            sleep(pause);
+            hold(pause);
             out.write(bytes, half, bytes.length - half);
         }
         out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
@@ -360,18 +385,31 @@ final class TlsFaultProxy implements AutoCloseable {
             out.write(body, at, Math.min(1024, body.length - at));
             if (!pause.isZero()) {
                 out.flush();
-                sleep(pause);
+                hold(pause);
             }
         }
         out.flush();
     }
 
-    private static void sleep(Duration pause) throws IOException {
+    /** Holds the connection, sending nothing more, until a timer set for {@code pause} from now resumes it. */
+    private void hold(Duration pause) throws IOException {
+        CountDownLatch resumed = new CountDownLatch(1);
+        ScheduledFuture<?> resumption = schedule(resumed::countDown, pause);
         try {
-            Thread.sleep(pause.toMillis());
+            resumed.await();
         } catch (InterruptedException e) {
+            resumption.cancel(false);
             Thread.currentThread().interrupt();
-            throw new java.io.InterruptedIOException("interrupted while trickling a body");
+            throw new InterruptedIOException("interrupted while trickling a body");
+        }
+    }
+
+    /** Runs {@code action} on the timer thread once {@code delay} has passed. */
+    private ScheduledFuture<?> schedule(Runnable action, Duration delay) throws InterruptedIOException {
+        try {
+            return timers.schedule(action, delay.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closed) {
+            throw new InterruptedIOException("the proxy is closed");
         }
     }
 
