@@ -3,22 +3,35 @@ package dev.watchkeeper.test.sharding;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.store.ObjectKey;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One log of every reconcile of every replica: who reconciled which key at which resourceVersion, from when to when
- * ({@link System#nanoTime()}, one clock since the replicas share a JVM). Each reconcile sleeps a little, as real work
- * would, so that two replicas reconciling one key at once would show as overlapping intervals.
+ * ({@link System#nanoTime()}, one clock since the replicas share a JVM). Each reconcile takes a little while, as real
+ * work would, so that two replicas reconciling one key at once would show as overlapping intervals: it makes a
+ * simulated API call and waits for the answer, which {@link #API} gives {@link #WORK} after the call.
  */
 final class ReconcileIntervals {
 
-    /** Simulated work per reconcile. */
-    private static final long WORK_MILLIS = 2;
+    /** Simulated work per reconcile: how long the simulated API call takes to answer. */
+    private static final Duration WORK = Duration.ofMillis(2);
+    /** The simulated API server: answers each call {@link #WORK} after it was made. */
+    private static final ScheduledExecutorService API = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "simulated-api");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     /** One reconcile, also one that was interrupted or failed: it ran from {@code start} to {@code end}. */
     record Interval(String replica, ObjectKey key, String resourceVersion, long start, long end) {
@@ -30,11 +43,23 @@ final class ReconcileIntervals {
     ReconcileResult reconcile(String replica, ObjectKey key, V1ConfigMap object) throws InterruptedException {
         long start = System.nanoTime();
         try {
-            Thread.sleep(WORK_MILLIS);
+            callTheApi();
             return ReconcileResult.done();
         } finally {
             intervals.add(new Interval(replica, key, object.getMetadata().getResourceVersion(), start,
                     System.nanoTime()));
+        }
+    }
+
+    /** The simulated work: a call whose answer comes {@link #WORK} later; waits for it, or until interrupted. */
+    private static void callTheApi() throws InterruptedException {
+        CountDownLatch answered = new CountDownLatch(1);
+        ScheduledFuture<?> answer = API.schedule(answered::countDown, WORK.toNanos(), TimeUnit.NANOSECONDS);
+        try {
+            answered.await();
+        } catch (InterruptedException e) {
+            answer.cancel(false);
+            throw e;
         }
     }
 
