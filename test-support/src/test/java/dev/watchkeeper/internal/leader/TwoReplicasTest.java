@@ -23,6 +23,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -31,13 +36,17 @@ import org.junit.jupiter.api.Test;
  * Replicas of one application on one Lease, each a registry with an elector, against the in-memory API server in
  * real time with short durations (lease 2 s, renew deadline 1 s, retry 0.2 s): only the leader reconciles, and an
  * overlap detector over 30 keys, each reconciled again every 20 ms, finds no moment at which two replicas reconcile,
- * across hand-overs by release (the leader stops) and by loss (the leader cannot reach the Lease).
+ * across hand-overs by release (the leader stops) and by loss (the leader cannot reach the Lease). Each reconcile
+ * stays running for {@link #WORK} — it waits for a simulated API call that {@link #api} answers that much later — so
+ * that a reconcile of another replica at about the same time finds it running.
  */
 class TwoReplicasTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
     private static final int KEYS = 30;
     private static final int HAND_OVERS = 20;
+    /** How long a reconcile's simulated API call takes to answer. */
+    private static final Duration WORK = Duration.ofMillis(2);
 
     private final InMemoryApiServer server = new InMemoryApiServer().start();
     private final List<Replica> replicas = new CopyOnWriteArrayList<>();
@@ -45,12 +54,19 @@ class TwoReplicasTest {
     private final Map<String, AtomicInteger> running = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> reconciled = new ConcurrentHashMap<>();
     private final List<String> overlaps = new CopyOnWriteArrayList<>();
+    /** The simulated API server: answers each reconcile's call {@link #WORK} after it was made. */
+    private final ScheduledExecutorService api = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "simulated-api");
+        thread.setDaemon(true);
+        return thread;
+    });
     private int next;
 
     @AfterEach
     void stop() {
         replicas.forEach(replica -> replica.registry.stop());
         server.close();
+        api.shutdown(); // answers already due still come
     }
 
     @Test
@@ -133,11 +149,23 @@ class TwoReplicasTest {
                     overlaps.add(replica + " reconciled " + key + " while " + other + " was reconciling");
                 }
             });
-            Thread.sleep(2);
+            callTheApi();
             reconciled.get(replica).incrementAndGet();
             return ReconcileResult.requeueAfter(Duration.ofMillis(20));
         } finally {
             running.get(replica).decrementAndGet();
+        }
+    }
+
+    /** The simulated work: a call whose answer comes {@link #WORK} later; waits for it, or until interrupted. */
+    private void callTheApi() throws InterruptedException {
+        CountDownLatch answered = new CountDownLatch(1);
+        ScheduledFuture<?> answer = api.schedule(answered::countDown, WORK.toNanos(), TimeUnit.NANOSECONDS);
+        try {
+            answered.await();
+        } catch (InterruptedException e) {
+            answer.cancel(false);
+            throw e;
         }
     }
 
