@@ -12,7 +12,7 @@ import dev.watchkeeper.reconcile.ReconcileContext;
 import dev.watchkeeper.reconcile.ReconcileResult;
 import dev.watchkeeper.webhook.Convertible;
 import dev.watchkeeper.webhook.StorageVersion;
-import dev.watchkeeper.internal.registry.WatcherSpec;
+import dev.watchkeeper.registry.WatcherDeclaration;
 import dev.watchkeeper.watch.WatchEvent;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.JSON;
@@ -70,8 +70,8 @@ class AotHintsTests {
         DefaultListableBeanFactory beanFactory = new DefaultListableBeanFactory();
         beanFactory.registerBeanDefinition("controller", new RootBeanDefinition(Controller.class));
         beanFactory.registerBeanDefinition("plain", new RootBeanDefinition(String.class));
-        RootBeanDefinition declaration = new RootBeanDefinition(WatcherSpec.class);
-        declaration.setTargetType(ResolvableType.forClassWithGenerics(WatcherSpec.class, V1Namespace.class));
+        RootBeanDefinition declaration = new RootBeanDefinition(WatcherDeclaration.class);
+        declaration.setTargetType(ResolvableType.forClassWithGenerics(WatcherDeclaration.class, V1Namespace.class));
         beanFactory.registerBeanDefinition("namespaces", declaration);
 
         RuntimeHints hints = apply(new AnnotatedMethodsAotProcessor().processAheadOfTime(beanFactory));
