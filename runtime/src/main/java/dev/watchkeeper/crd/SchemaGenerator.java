@@ -3,13 +3,20 @@ package dev.watchkeeper.crd;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.annotations.SerializedName;
+import dev.watchkeeper.annotation.Default;
 import dev.watchkeeper.annotation.ListType;
+import dev.watchkeeper.annotation.PreserveUnknownFields;
 import dev.watchkeeper.annotation.ValidationRule;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.custom.IntOrString;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import java.lang.annotation.Annotation;
+import java.lang.reflect.AnnotatedArrayType;
 import java.lang.reflect.AnnotatedElement;
+import java.lang.reflect.AnnotatedParameterizedType;
+import java.lang.reflect.AnnotatedType;
+import java.lang.reflect.AnnotatedWildcardType;
 import java.lang.reflect.Field;
 import java.lang.reflect.GenericArrayType;
 import java.lang.reflect.Modifier;
@@ -40,6 +47,7 @@ import java.util.Map;
 final class SchemaGenerator {
 
     private final Deque<Class<?>> enclosing = new ArrayDeque<>();
+    private final Descriptions descriptions = new Descriptions();
 
     /** The schema of a resource's root: {@code metadata} is an object the API server describes itself. */
     Map<String, Object> root(Class<?> resource) {
@@ -64,20 +72,41 @@ final class SchemaGenerator {
             }
         }
         enclosing.pop();
-        Map<String, Object> schema = typed("object");
+        Map<String, Object> schema = described(typed("object"), descriptions.of(type));
         if (!properties.isEmpty()) {
             schema.put("properties", properties);
         }
         if (!required.isEmpty()) {
             schema.put("required", required);
         }
+        if (type.isAnnotationPresent(PreserveUnknownFields.class)) {
+            schema.put("x-kubernetes-preserve-unknown-fields", true);
+        }
         rules(type, schema);
         return schema;
     }
 
     private Map<String, Object> field(Field field) {
-        Map<String, Object> schema = schema(field.getGenericType(), field.getType().getName() + " " + field.getName());
-        Constraints.apply(field, schema);
+        String where = field.getType().getName() + " " + field.getName();
+        Map<String, Object> schema = schema(field.getAnnotatedType(), where);
+        String description = descriptions.of(field);
+        if (description != null) {
+            schema = described(schema, description);
+        }
+        Constraints.apply(field, schema, where);
+        if (!isClientModel(field.getDeclaringClass()) && (nullable(field) || nullable(field.getAnnotatedType()))) {
+            schema.put("nullable", true);
+        }
+        Default value = field.getAnnotation(Default.class);
+        if (value != null) {
+            schema.put("default", Defaults.parse(value.value(), schema, where));
+        }
+        if (field.isAnnotationPresent(PreserveUnknownFields.class)) {
+            if (schema.containsKey("type") && !"object".equals(schema.get("type"))) {
+                throw new IllegalArgumentException("@PreserveUnknownFields on " + field + ", which is no object");
+            }
+            schema.put("x-kubernetes-preserve-unknown-fields", true);
+        }
         ListType listType = field.getAnnotation(ListType.class);
         if (listType != null) {
             if (!"array".equals(schema.get("type"))) {
@@ -95,7 +124,12 @@ final class SchemaGenerator {
         return schema;
     }
 
-    private Map<String, Object> schema(Type type, String where) {
+    /**
+     * The schema of a type as written at {@code where}; the constraints annotating a list's items or a map's values
+     * ({@code List<@Size(max = 63) String>}) hold for each of them.
+     */
+    private Map<String, Object> schema(AnnotatedType annotated, String where) {
+        Type type = annotated.getType();
         Class<?> raw = raw(type, where);
         if (raw == String.class || raw == Character.class || raw == char.class) {
             return typed("string");
@@ -149,11 +183,11 @@ final class SchemaGenerator {
         }
         if (raw.isArray() || Collection.class.isAssignableFrom(raw)) {
             Map<String, Object> schema = typed("array");
-            schema.put("items", schema(element(type, raw, where), where + "[]"));
+            schema.put("items", element(annotated, raw, where + "[]"));
             return schema;
         }
         if (Map.class.isAssignableFrom(raw)) {
-            return map(type, where);
+            return map(annotated, where);
         }
         if (KubernetesObject.class.isAssignableFrom(raw)) {
             // its own schema is the API server's to know: kept whole, apiVersion, kind and metadata checked
@@ -168,31 +202,63 @@ final class SchemaGenerator {
         return object(raw, false);
     }
 
-    private Map<String, Object> map(Type type, String where) {
-        if (!(type instanceof ParameterizedType parameterized)) {
+    private Map<String, Object> map(AnnotatedType annotated, String where) {
+        if (!(annotated instanceof AnnotatedParameterizedType parameterized)) {
             throw new IllegalArgumentException(where + ": a map needs its key and value types");
         }
-        Type[] arguments = parameterized.getActualTypeArguments();
-        if (raw(arguments[0], where) != String.class) {
+        AnnotatedType[] arguments = parameterized.getAnnotatedActualTypeArguments();
+        if (raw(arguments[0].getType(), where) != String.class) {
             throw new IllegalArgumentException(where + ": a map's keys must be strings in JSON");
         }
         Map<String, Object> schema = typed("object");
-        if (raw(arguments[1], where) == Object.class) {
+        if (raw(arguments[1].getType(), where) == Object.class) {
             schema.put("x-kubernetes-preserve-unknown-fields", true);
         } else {
-            schema.put("additionalProperties", schema(arguments[1], where + "{}"));
+            schema.put("additionalProperties", argument(arguments[1], where + "{}"));
         }
         return schema;
     }
 
-    private static Type element(Type type, Class<?> raw, String where) {
-        if (raw.isArray()) {
-            return type instanceof GenericArrayType generic ? generic.getGenericComponentType() : raw.getComponentType();
+    /**
+     * A list's items: an array's component (whose annotations, by Java's rules, are the array field's own), or a
+     * collection's type argument with its constraints.
+     */
+    private Map<String, Object> element(AnnotatedType annotated, Class<?> raw, String where) {
+        if (annotated instanceof AnnotatedArrayType array) {
+            return schema(array.getAnnotatedGenericComponentType(), where);
         }
-        if (type instanceof ParameterizedType parameterized) {
-            return parameterized.getActualTypeArguments()[0];
+        if (annotated instanceof AnnotatedParameterizedType parameterized) {
+            return argument(parameterized.getAnnotatedActualTypeArguments()[0], where);
         }
         throw new IllegalArgumentException(where + ": a collection needs its element type");
+    }
+
+    private Map<String, Object> argument(AnnotatedType argument, String where) {
+        AnnotatedType bound = argument instanceof AnnotatedWildcardType wildcard
+                ? wildcard.getAnnotatedUpperBounds()[0] : argument;
+        Map<String, Object> schema = schema(bound, where);
+        Constraints.apply(argument, schema, where);
+        if (nullable(argument)) {
+            schema.put("nullable", true);
+        }
+        return schema;
+    }
+
+    private static boolean isClientModel(Class<?> type) {
+        return type.getName().startsWith("io.kubernetes.client.");
+    }
+
+    /**
+     * Any annotation named {@code Nullable} (JSpecify's, Spring's, JSR 305's) lets the field be {@code null}; on
+     * client-java's models it marks an optional field, which Kubernetes' own schema does not make nullable.
+     */
+    private static boolean nullable(AnnotatedElement element) {
+        for (Annotation annotation : element.getAnnotations()) {
+            if (annotation.annotationType().getSimpleName().equals("Nullable")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Class<?> raw(Type type, String where) {
@@ -281,6 +347,18 @@ final class SchemaGenerator {
         Map<String, Object> schema = typed(type);
         schema.put("format", format);
         return schema;
+    }
+
+    /** {@code schema} with {@code description} first, as CRDs written by hand put it; unchanged if there is none. */
+    private static Map<String, Object> described(Map<String, Object> schema, String description) {
+        if (description == null) {
+            return schema;
+        }
+        Map<String, Object> described = new LinkedHashMap<>();
+        described.put("description", description);
+        schema.remove("description");
+        described.putAll(schema);
+        return described;
     }
 
     private static Map<String, Object> flag(String extension) {

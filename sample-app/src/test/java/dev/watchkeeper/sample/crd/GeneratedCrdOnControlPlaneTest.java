@@ -4,24 +4,35 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import static org.awaitility.Awaitility.await;
 
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import dev.watchkeeper.crd.CustomResourceDefinitions;
 import dev.watchkeeper.readme.Database;
 import dev.watchkeeper.test.boot.AutoConfigureRealKubeApi;
+import dev.watchkeeper.test.controlplane.KubeControlPlane;
 import dev.watchkeeper.test.controlplane.TestNamespace;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 
 /** The generated CRD on the real control plane, whose API server also enforces the schema's validations. */
 @AutoConfigureRealKubeApi
 class GeneratedCrdOnControlPlaneTest extends GeneratedCrdScenario {
+
+    @Autowired
+    KubeControlPlane plane;
 
     @BeforeEach
     void inTheClassNamespace(TestNamespace testNamespace) {
@@ -116,5 +127,66 @@ class GeneratedCrdOnControlPlaneTest extends GeneratedCrdScenario {
         assertThat(refused.getHttpStatusCode()).isEqualTo(422);
         assertThat(refused.getStatus().getMessage()).contains("spec.label: Invalid value: \"ab-\"")
                 .contains("spec.tags[1]: Duplicate value: \"x\"");
+    }
+
+    @Test
+    void descriptionsDefaultsNullableAndTheWiderConstraintsHoldOnTheServer() throws ApiException, IOException {
+        DynamicKubernetesApi definitions = new DynamicKubernetesApi("apiextensions.k8s.io", "v1",
+                "customresourcedefinitions", client);
+        definitions.create(new DynamicKubernetesObject(json(CustomResourceDefinitions.definition(Cog.class))))
+                .throwsApiException();
+        DynamicKubernetesApi cogs = new DynamicKubernetesApi("test.watchkeeper.dev", "v1", "cogs", client);
+        await().atMost(Duration.ofSeconds(30)).until(() -> cogs.list(namespace).isSuccess());
+        JsonObject served = definitions.get("cogs.test.watchkeeper.dev").throwsApiException().getObject().getRaw();
+        JsonObject spec = served.getAsJsonObject("spec").getAsJsonArray("versions").get(0).getAsJsonObject()
+                .getAsJsonObject("schema").getAsJsonObject("openAPIV3Schema").getAsJsonObject("properties")
+                .getAsJsonObject("spec");
+        assertThat(spec.get("description").getAsString()).isEqualTo("What the cog should be.");
+        assertThat(spec.getAsJsonObject("properties").getAsJsonObject("teeth").get("description").getAsString())
+                .isEqualTo("How many teeth it has.");
+
+        JsonObject empty = cog("defaulted", new JsonObject());
+        JsonObject defaulted = cogs.create(new DynamicKubernetesObject(empty)).throwsApiException().getObject()
+                .getRaw().getAsJsonObject("spec");
+        assertThat(defaulted.get("teeth").getAsInt()).isEqualTo(12);
+        assertThat(defaulted.get("name").getAsString()).isEqualTo("plain");
+        assertThat(defaulted.getAsJsonArray("materials").asList()).extracting(JsonElement::getAsString)
+                .containsExactly("steel");
+
+        // written by kubectl, which sends the nulls (client-java's Gson leaves null members out)
+        Path manifest = Files.createTempFile("cog", ".yaml");
+        Files.writeString(manifest, "apiVersion: test.watchkeeper.dev/v1\nkind: Cog\nmetadata:\n  name: kept\n"
+                + "  namespace: " + namespace + "\nspec:\n  note: null\n  name: null\n  materials: [brass]\n"
+                + "  finish: {flat: true, grit: 400}\n");
+        plane.kubectl("create", "-f", manifest.toString());
+        Files.delete(manifest);
+        JsonObject read = JsonParser.parseString(plane.kubectl("get", "cogs.test.watchkeeper.dev", "kept", "-n",
+                namespace, "-o", "json")).getAsJsonObject().getAsJsonObject("spec");
+        assertThat(read.get("note")).as("nullable: the server keeps null").isEqualTo(JsonNull.INSTANCE);
+        assertThat(read.get("name").getAsString()).as("not nullable: null pruned, then defaulted").isEqualTo("plain");
+        assertThat(read.getAsJsonObject("finish").get("grit").getAsInt()).as("unknown field preserved")
+                .isEqualTo(400);
+
+        assertThat(refusal(cogs, "toothless", Map.of("teeth", 0)))
+                .contains("spec.teeth: Invalid value: 0: spec.teeth in body should be greater than 0");
+        assertThat(refusal(cogs, "blank", Map.of("name", "   ")))
+                .contains("spec.name in body should match '\\S'");
+        assertThat(refusal(cogs, "bare", Map.of("materials", List.of()))).contains("spec.materials in body should have at least 1 items");
+        assertThat(refusal(cogs, "long", Map.of("materials", List.of("unobtainium"))))
+                .contains("spec.materials[0]: Too long: may not be more than 10 bytes");
+    }
+
+    private String refusal(DynamicKubernetesApi cogs, String name, Map<String, Object> spec) {
+        KubernetesApiResponse<DynamicKubernetesObject> refused = cogs.create(new DynamicKubernetesObject(
+                cog(name, json(spec))));
+        assertThat(refused.getHttpStatusCode()).as(refused.getStatus().getMessage()).isEqualTo(422);
+        return refused.getStatus().getMessage();
+    }
+
+    private JsonObject cog(String name, JsonObject spec) {
+        JsonObject cog = json(Map.of("apiVersion", "test.watchkeeper.dev/v1", "kind", "Cog",
+                "metadata", Map.of("namespace", namespace, "name", name)));
+        cog.add("spec", spec);
+        return cog;
     }
 }
