@@ -22,10 +22,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
@@ -162,7 +163,7 @@ class ReconcilerIntegrationTests {
             maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
             try {
                 calls.computeIfAbsent(name, k -> new AtomicInteger()).incrementAndGet();
-                LockSupport.parkNanos(Duration.ofMillis(2).toNanos()); // some work, so overlaps could happen
+                callTheApi(); // some work, so overlaps could happen
                 if (name.equals("fail-me")) {
                     return failFourTimes(context);
                 }
@@ -176,6 +177,11 @@ class ReconcilerIntegrationTests {
                 inFlight.decrementAndGet();
                 running.remove(name);
             }
+        }
+
+        /** The simulated work: a call answered 2 ms later, on the answering thread; the reconcile waits for it. */
+        private static void callTheApi() {
+            CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(2, TimeUnit.MILLISECONDS)).join();
         }
 
         private ReconcileResult failFourTimes(ReconcileContext context) {

@@ -14,9 +14,8 @@ import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.util.ClientBuilder;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -66,22 +65,19 @@ class StartStopCyclesTest {
     }
 
     /** Starts a watcher and a reconciler, waits until every object was reconciled, and closes both. */
-    private static void cycle(ApiClient client) {
-        AtomicInteger reconciled = new AtomicInteger();
+    private static void cycle(ApiClient client) throws InterruptedException {
+        CountDownLatch reconciled = new CountDownLatch(OBJECTS);
         Watcher<V1ConfigMap> watcher = HttpWatchApi.watcher(client, ResourceType.of(V1ConfigMap.class))
                 .scope(WatchScope.namespace("default")).build();
         Reconciler<V1ConfigMap> loop = Reconciler.builder("cycle", watcher, (object, context) -> {
-            reconciled.incrementAndGet();
+            reconciled.countDown();
             return ReconcileResult.done();
         }).build();
         watcher.start();
         loop.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (reconciled.get() < OBJECTS) {
-            if (System.nanoTime() > deadline) {
-                fail("reconciled " + reconciled.get() + " of " + OBJECTS + " objects; watcher " + watcher.snapshot());
-            }
-            LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(200));
+        if (!reconciled.await(10, TimeUnit.SECONDS)) {
+            fail("reconciled " + (OBJECTS - reconciled.getCount()) + " of " + OBJECTS + " objects; watcher "
+                    + watcher.snapshot());
         }
         loop.close(Duration.ofSeconds(1));
         watcher.close();
@@ -96,7 +92,6 @@ class StartStopCyclesTest {
         long least = Long.MAX_VALUE;
         for (int i = 0; i < 3; i++) {
             System.gc();
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
             least = Math.min(least, ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed());
         }
         return least;
