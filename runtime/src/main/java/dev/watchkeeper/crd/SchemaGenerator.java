@@ -183,7 +183,7 @@ final class SchemaGenerator {
         }
         if (raw.isArray() || Collection.class.isAssignableFrom(raw)) {
             Map<String, Object> schema = typed("array");
-            schema.put("items", element(annotated, raw, where + "[]"));
+            schema.put("items", element(annotated, where + "[]"));
             return schema;
         }
         if (Map.class.isAssignableFrom(raw)) {
@@ -223,7 +223,7 @@ final class SchemaGenerator {
      * A list's items: an array's component (whose annotations, by Java's rules, are the array field's own), or a
      * collection's type argument with its constraints.
      */
-    private Map<String, Object> element(AnnotatedType annotated, Class<?> raw, String where) {
+    private Map<String, Object> element(AnnotatedType annotated, String where) {
         if (annotated instanceof AnnotatedArrayType array) {
             return schema(array.getAnnotatedGenericComponentType(), where);
         }
